@@ -1,0 +1,227 @@
+"""The reading side of docwheel that the CLI and the MCP server share.
+
+``open_index()`` finds the index (bundled in the package unless a directory is given),
+checks its manifest, and returns a ``DocIndex`` whose methods return the dataclasses in
+``models``. Nothing here opens a network connection or writes a file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from pathlib import Path
+
+from .errors import IndexLoadError, QueryError, UnknownRefError
+from .index import WhooshIndex
+from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
+from .snippets import make_snippet
+
+MANIFEST_NAME = "manifest.json"
+# Bumped whenever the index layout changes; an index from another format is refused.
+INDEX_FORMAT = 1
+MAX_LIMIT = 50
+
+
+def bundled_index_dir() -> Path:
+    return Path(__file__).resolve().parent / "_index"
+
+
+def open_index(path: str | os.PathLike | None = None) -> DocIndex:
+    """Open an index directory read-only; ``None`` opens the index bundled in the package."""
+    directory = Path(path) if path is not None else bundled_index_dir()
+    if not directory.is_dir():
+        if path is None:
+            raise IndexLoadError(
+                f"no bundled index at {directory}; install docwheel from a wheel or with "
+                "`pip install .` (which builds it), or pass --index DIR"
+            )
+        raise IndexLoadError(f"index directory {directory} does not exist")
+    manifest = _load_manifest(directory)
+    return DocIndex(directory, manifest)
+
+
+def _load_manifest(directory: Path) -> dict:
+    path = directory / MANIFEST_NAME
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise IndexLoadError(
+            f"{path} is missing: {directory} is not a docwheel index "
+            "(build one with `docwheel build --config FILE --out DIR`)"
+        ) from None
+    except (OSError, ValueError) as exc:
+        raise IndexLoadError(f"{path} cannot be read ({exc}); rebuild the index") from None
+    if not isinstance(manifest, dict) or manifest.get("index_format") != INDEX_FORMAT:
+        found = manifest.get("index_format") if isinstance(manifest, dict) else None
+        raise IndexLoadError(
+            f"{path}: index format {found!r}, this docwheel reads format {INDEX_FORMAT}; "
+            "rebuild the index with this docwheel version"
+        )
+    return manifest
+
+
+def split_ref(ref: str) -> tuple[str, str, str]:
+    """``source:page/path#anchor`` -> (source, page path, anchor); the anchor may be empty."""
+    source, sep, rest = ref.partition(":")
+    if not sep or not source or not rest:
+        raise UnknownRefError(ref)
+    path, _, anchor = rest.partition("#")
+    return source, path, anchor
+
+
+class DocIndex:
+    """A bundled or on-disk docs index. Thread-safe; every method is read-only."""
+
+    def __init__(self, directory: Path, manifest: dict):
+        self.directory = directory
+        self.manifest = manifest
+        self._wix = WhooshIndex(directory)
+        self._sources = [s["name"] for s in manifest.get("sources", [])]
+        self._refs: list[str] | None = None
+
+    @property
+    def sources(self) -> list[str]:
+        return list(self._sources)
+
+    def close(self) -> None:
+        self._wix.close()
+
+    def __enter__(self) -> DocIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- search ------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        source: str | None = None,
+        limit: int = 10,
+        full_text: bool = False,
+    ) -> SearchResult:
+        """Best pages for ``query``, one result per page (its best-matching section)."""
+        if not isinstance(query, str) or not query.strip():
+            raise QueryError("empty query: give a few words to search for")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
+        source = self._check_source(source)
+        q, warnings = self._wix.parse(query)
+        raw, total = self._wix.search(q, source=source, limit=limit)
+        terms = self._wix.query_terms(q)
+        hits = tuple(self._hit(r.fields, r.score, terms, full_text) for r in raw)
+        if not hits:
+            where = f" in source {source!r}" if source else ""
+            warnings.append(f"no results for {query!r}{where}; try fewer or more general words")
+        return SearchResult(query=query, total=total, results=hits, warnings=tuple(warnings))
+
+    def _check_source(self, source: str | None) -> str | None:
+        if source in (None, "", "all"):
+            return None
+        if source not in self._sources:
+            valid = ", ".join(self._sources) or "(none)"
+            raise QueryError(f"unknown source {source!r}; valid sources: all, {valid}")
+        return source
+
+    def _hit(self, doc: dict, score: float, terms: set[str], full_text: bool) -> Hit:
+        return Hit(
+            ref=doc["ref"],
+            title=doc["page_title"],
+            url=_section_url(doc),
+            source=doc["source"],
+            section=doc["section"],
+            snippet=make_snippet(doc["content"], terms, self._wix.analyze),
+            score=round(score, 4),
+            text=doc["content"] if full_text else None,
+        )
+
+    # -- reading -----------------------------------------------------------------------
+
+    def read(self, ref: str) -> Document:
+        """Full text of a page (``source:path``) or one section (``source:path#anchor``)."""
+        if not isinstance(ref, str) or not ref.strip():
+            raise UnknownRefError(str(ref))
+        ref = ref.strip()
+        source, path, anchor = split_ref(ref) if ":" in ref else ("", "", "")
+        if not source:
+            raise UnknownRefError(ref, self._suggest(ref))
+        page_ref = f"{source}:{path}"
+        if anchor:
+            doc = self._wix.stored(ref)
+            if doc is None:
+                raise UnknownRefError(ref, self._suggest(ref))
+            return Document(
+                ref=ref,
+                title=doc["page_title"],
+                url=_section_url(doc),
+                source=doc["source"],
+                section=doc["section"],
+                text=_with_heading(doc),
+            )
+        docs = self._wix.stored_page(page_ref)
+        if not docs:
+            raise UnknownRefError(ref, self._suggest(ref))
+        first = docs[0]
+        body = "\n\n".join(part for part in (_with_heading(d) for d in docs) if part)
+        text = f"# {first['page_title']}\n\n{body}".rstrip() + "\n"
+        return Document(
+            ref=page_ref,
+            title=first["page_title"],
+            url=first["url"],
+            source=first["source"],
+            section=first["page_title"],
+            text=text,
+        )
+
+    def _suggest(self, ref: str) -> list[str]:
+        if self._refs is None:
+            self._refs = [d["ref"] for d in self._wix.all_stored()]
+        return difflib.get_close_matches(ref, self._refs, n=3, cutoff=0.6)
+
+    def outline(self, source: str | None = None) -> list[PageOutline]:
+        """Every page (optionally of one source) with its section headings, in build order."""
+        source = self._check_source(source)
+        pages: dict[str, PageOutline] = {}
+        entries: dict[str, list[OutlineEntry]] = {}
+        for doc in self._wix.all_stored():
+            if source and doc["source"] != source:
+                continue
+            page_ref = doc["page_ref"]
+            if page_ref not in pages:
+                pages[page_ref] = PageOutline(
+                    ref=page_ref,
+                    title=doc["page_title"],
+                    url=doc["url"],
+                    source=doc["source"],
+                    description=doc["page_description"],
+                )
+                entries[page_ref] = []
+            if doc["anchor"]:
+                entries[page_ref].append(
+                    OutlineEntry(
+                        ref=doc["ref"],
+                        heading=doc["heading_text"],
+                        level=doc["level"],
+                        url=_section_url(doc),
+                    )
+                )
+        return [
+            PageOutline(p.ref, p.title, p.url, p.source, p.description, tuple(entries[ref]))
+            for ref, p in pages.items()
+        ]
+
+
+def _section_url(doc: dict) -> str:
+    return f"{doc['url']}#{doc['anchor']}" if doc["anchor"] else doc["url"]
+
+
+def _with_heading(doc: dict) -> str:
+    """A section's Markdown with its own heading line restored (none for the page intro)."""
+    content = doc["content"].strip()
+    if not doc["anchor"]:
+        return content
+    heading = f"{'#' * max(1, doc['level'])} {doc['heading_text']}"
+    return f"{heading}\n\n{content}" if content else heading

@@ -1,0 +1,197 @@
+"""Release time: sources file -> fetched text -> pages -> a Whoosh index and a manifest.
+
+``build_index`` writes into a scratch directory beside ``out_dir`` and renames it into place
+only when every source loaded, so a failed build leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import __version__
+from .api import INDEX_FORMAT, MANIFEST_NAME
+from .config import Config, SourceConfig, load_config
+from .errors import DocwheelError, SourceError
+from .index import IndexDoc, write_index
+from .markdown import split_code
+from .models import Page
+from .sources import Loaded, load_source
+
+Progress = Callable[[str], None]
+
+
+def _quiet(_message: str) -> None:
+    pass
+
+
+def _fetch_text(url: str) -> object:
+    from .fetch import fetch_text  # the only network code: imported when a URL is fetched
+
+    return fetch_text(url)
+
+
+def build_from_file(
+    config_path: str | os.PathLike,
+    out_dir: str | os.PathLike,
+    *,
+    version: str | None = None,
+    progress: Progress = _quiet,
+) -> dict:
+    return build_index(load_config(config_path), out_dir, version=version, progress=progress)
+
+
+def build_index(
+    config: Config,
+    out_dir: str | os.PathLike,
+    *,
+    version: str | None = None,
+    progress: Progress = _quiet,
+    fetch: Callable[[str], object] | None = None,
+) -> dict:
+    """Build the index for ``config`` into ``out_dir`` (replaced if it exists); return the manifest."""
+    fetch = fetch or _fetch_text
+    out = Path(out_dir)
+    started = time.monotonic()
+    loaded: list[tuple[SourceConfig, Loaded]] = []
+    for source in config.sources:
+        progress(f"{source.name}: reading {source.kind} from {source.location}")
+        result = load_source(source, fetch)
+        for warning in result.warnings:
+            progress(f"warning: {warning}")
+        sections = sum(len(p.sections) for p in result.pages)
+        progress(
+            f"{source.name}: {len(result.pages)} pages, {sections} sections, "
+            f"{result.size:,} bytes"
+        )
+        loaded.append((source, result))
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        count = write_index(_index_docs(loaded), scratch)
+        manifest = _manifest(config, loaded, count, version)
+        (scratch / MANIFEST_NAME).write_text(
+            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        if out.exists():
+            shutil.rmtree(out)
+        scratch.rename(out)
+    except BaseException:
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    progress(
+        f"indexed {manifest['pages']} pages, {manifest['sections']} sections "
+        f"from {len(loaded)} sources in {time.monotonic() - started:.1f}s -> {out}"
+    )
+    return manifest
+
+
+def _index_docs(loaded: list[tuple[SourceConfig, Loaded]]) -> Iterator[IndexDoc]:
+    page_no = 0
+    for source, result in loaded:
+        seen_paths: dict[str, int] = {}
+        for page in result.pages:
+            path = _unique_path(page.path, seen_paths)
+            page_no += 1
+            yield from _page_docs(source.name, path, page, page_no)
+
+
+def _unique_path(path: str, seen: dict[str, int]) -> str:
+    """Two pages with one path (versioned copies, repeated titles) get ``path~2``, ``path~3``."""
+    path = path or "index"
+    seen[path] = seen.get(path, 0) + 1
+    return path if seen[path] == 1 else f"{path}~{seen[path]}"
+
+
+def _page_docs(source: str, path: str, page: Page, page_no: int) -> Iterator[IndexDoc]:
+    page_ref = f"{source}:{path}"
+    for n, section in enumerate(page.sections):
+        prose, code = split_code(section.text)
+        heading_path = " > ".join(section.path)
+        yield IndexDoc(
+            ref=f"{page_ref}#{section.anchor}" if section.anchor else page_ref,
+            page_ref=page_ref,
+            source=source,
+            url=page.url,
+            anchor=section.anchor,
+            page_title=page.title,
+            heading_text=section.heading,
+            section=heading_path,
+            level=section.level,
+            page_description=page.description,
+            content=section.text,
+            order=(page_no, n),
+            title=page.title,
+            heading=" ".join(section.path[1:]),
+            description=page.description if n == 0 else "",
+            body=prose,
+            code=code,
+        )
+
+
+def _manifest(
+    config: Config, loaded: list[tuple[SourceConfig, Loaded]], count: int, version: str | None
+) -> dict:
+    sources = []
+    for source, result in loaded:
+        entry: dict = {"name": source.name, "kind": source.kind}
+        if source.url:
+            entry["url"] = source.url
+        elif source.urls:
+            entry["urls"] = list(source.urls)
+        else:
+            entry["path"] = _relative(source.path, config.origin.parent)
+        if source.base_url:
+            entry["base_url"] = source.base_url
+        fetched = [r.fetched_at for r in result.raws if r.fetched_at]
+        entry.update(
+            sha256=result.sha256,
+            bytes=result.size,
+            documents=len(result.raws),
+            fetched_at=max(fetched) if fetched else None,
+            pages=len(result.pages),
+            sections=sum(len(p.sections) for p in result.pages),
+            warnings=list(result.warnings),
+        )
+        sources.append(entry)
+    return {
+        "index_format": INDEX_FORMAT,
+        "name": config.name,
+        "description": config.description,
+        "version": version,
+        "docwheel_version": __version__,
+        "built_at": _build_time(),
+        "pages": sum(s["pages"] for s in sources),
+        "sections": count,
+        "sources": sources,
+    }
+
+
+def _relative(path: Path | None, base: Path) -> str:
+    if path is None:
+        return ""
+    try:
+        return path.relative_to(base).as_posix() or "."
+    except ValueError:
+        return path.as_posix()
+
+
+def _build_time() -> str:
+    """Build time in UTC; SOURCE_DATE_EPOCH (reproducible builds) wins over the clock."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    moment = (
+        datetime.fromtimestamp(int(epoch), timezone.utc)
+        if epoch and epoch.isdigit()
+        else datetime.now(timezone.utc)
+    )
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+__all__ = ["build_index", "build_from_file", "DocwheelError", "SourceError"]

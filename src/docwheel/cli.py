@@ -1,0 +1,193 @@
+"""Command line: argument parsing and printing only.
+
+The search path imports neither the MCP SDK nor the fetch code, so `docwheel search` starts
+fast; `serve` and `build` import what they need when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import TextIO
+
+from . import __version__
+from .errors import DocwheelError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args, sys.stdout)
+    except DocwheelError as exc:
+        print(f"docwheel: error: {str(exc).strip()}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="docwheel",
+        description="Offline documentation search for AI assistants.",
+    )
+    parser.add_argument("--version", action="version", version=f"docwheel {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def with_index(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--index", metavar="DIR", help="index directory (default: the bundled one)")
+        return p
+
+    p = with_index(sub.add_parser("search", help="search the docs"))
+    p.add_argument("query", help="words or a question; AND/OR/NOT and \"phrases\" work")
+    p.add_argument("--source", default=None, help="only this source")
+    p.add_argument("--limit", type=int, default=5, help="pages to return (default 5)")
+    p.add_argument("--full-text", action="store_true", help="print each section in full")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_search)
+
+    p = with_index(sub.add_parser("read", help="print a page or section by its ref"))
+    p.add_argument("ref", help="a ref from search or list (source:path or source:path#anchor)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_read)
+
+    p = with_index(sub.add_parser("list", help="list pages and their sections"))
+    p.add_argument("--source", default=None, help="only this source")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_list)
+
+    p = with_index(sub.add_parser("info", help="show the index manifest"))
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_info)
+
+    p = with_index(sub.add_parser("serve", help="run the MCP server (stdio by default)"))
+    p.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.set_defaults(run=_serve)
+
+    p = sub.add_parser("build", help="build an index directory from a sources file")
+    p.add_argument("--config", required=True, metavar="FILE", help="the sources file")
+    p.add_argument("--out", required=True, metavar="DIR", help="where to write the index")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    p.set_defaults(run=_build)
+    return parser
+
+
+def _open(args: argparse.Namespace):
+    from .api import open_index
+
+    return open_index(args.index)
+
+
+def _dump(data: object, out: TextIO) -> None:
+    json.dump(data, out, indent=2, ensure_ascii=False)
+    out.write("\n")
+
+
+def _search(args: argparse.Namespace, out: TextIO) -> int:
+    with _open(args) as index:
+        result = index.search(
+            args.query, source=args.source, limit=args.limit, full_text=args.full_text
+        )
+    if args.json:
+        data = asdict(result)
+        if not args.full_text:
+            for hit in data["results"]:
+                hit.pop("text")
+        _dump(data, out)
+        return 0
+    for warning in result.warnings:
+        print(f"note: {warning}", file=sys.stderr)
+    for n, hit in enumerate(result.results, 1):
+        out.write(f"{n}. {hit.title} — {hit.section}\n   {hit.url}\n   ref: {hit.ref}\n")
+        body = hit.text if args.full_text else hit.snippet
+        if body:
+            out.write("".join(f"   {line}\n" for line in body.splitlines()))
+        out.write("\n")
+    out.write(f"{len(result.results)} of {result.total} matching pages\n")
+    return 0
+
+
+def _read(args: argparse.Namespace, out: TextIO) -> int:
+    with _open(args) as index:
+        doc = index.read(args.ref)
+    if args.json:
+        _dump(asdict(doc), out)
+    else:
+        out.write(f"{doc.title} — {doc.section}\n{doc.url}\n\n{doc.text.rstrip()}\n")
+    return 0
+
+
+def _list(args: argparse.Namespace, out: TextIO) -> int:
+    with _open(args) as index:
+        pages = index.outline(args.source)
+    if args.json:
+        _dump({"total": len(pages), "pages": [asdict(p) for p in pages]}, out)
+        return 0
+    for page in pages:
+        out.write(f"{page.title}  [{page.ref}]\n  {page.url}\n")
+        for section in page.sections:
+            indent = "  " * max(1, section.level)
+            out.write(f"{indent}- {section.heading}  [#{section.ref.partition('#')[2]}]\n")
+    out.write(f"{len(pages)} pages\n")
+    return 0
+
+
+def _info(args: argparse.Namespace, out: TextIO) -> int:
+    with _open(args) as index:
+        manifest = index.manifest
+        directory = index.directory
+    if args.json:
+        _dump(manifest, out)
+        return 0
+    out.write(f"{manifest.get('name')} {manifest.get('version') or ''}\n".replace(" \n", "\n"))
+    if manifest.get("description"):
+        out.write(f"  {manifest['description']}\n")
+    out.write(
+        f"  built {manifest.get('built_at')} with docwheel {manifest.get('docwheel_version')}\n"
+        f"  {manifest.get('pages')} pages, {manifest.get('sections')} sections\n"
+        f"  index: {directory}\n"
+    )
+    for s in manifest.get("sources", []):
+        where = s.get("url") or s.get("path") or f"{len(s.get('urls', []))} URLs"
+        out.write(
+            f"source {s['name']} ({s['kind']}): {where}\n"
+            f"  {s['pages']} pages, {s['sections']} sections, {s['bytes']:,} bytes, "
+            f"sha256 {s['sha256'][:16]}…\n"
+        )
+        if s.get("fetched_at"):
+            out.write(f"  fetched {s['fetched_at']}\n")
+        for warning in s.get("warnings", []):
+            out.write(f"  warning: {warning}\n")
+    return 0
+
+
+def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    index = _open(args)  # open first: a missing index fails before the transport starts
+    from .server import serve
+
+    try:
+        serve(index, http=args.http, host=args.host, port=args.port)
+    finally:
+        index.close()
+    return 0
+
+
+def _build(args: argparse.Namespace, out: TextIO) -> int:
+    from .build import build_from_file
+
+    def progress(message: str) -> None:
+        print(f"docwheel: {message}", file=sys.stderr, flush=True)
+
+    build_from_file(args.config, args.out, progress=(lambda _m: None) if args.quiet else progress)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

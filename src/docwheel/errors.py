@@ -1,0 +1,70 @@
+"""The few ways docwheel fails, each with a message a person can act on.
+
+    DocwheelError
+    ├── ConfigError        the sources file is invalid (every problem at once)
+    ├── SourceError        a source could not be fetched, read or parsed at build time
+    │   └── FetchError     an HTTP fetch failed (status, timeout, not text, empty)
+    ├── IndexLoadError     no index where one was expected, or it is unreadable
+    ├── QueryError         a query that cannot be searched
+    └── UnknownRefError    read() was given a ref that is not in the index
+
+Library errors (Whoosh, urllib, YAML) are turned into these at the module that talks to the
+library; the CLI and the MCP server turn these into one line of text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class DocwheelError(Exception):
+    """Base of every error docwheel raises on purpose."""
+
+
+class ConfigError(DocwheelError):
+    """The sources file is invalid; ``problems`` lists each one with its place."""
+
+    def __init__(self, origin: str, problems: Sequence[str]):
+        self.origin = origin
+        self.problems = list(problems)
+        lines = "\n".join(f"  {p}" for p in self.problems)
+        super().__init__(f"{origin}: invalid sources file:\n{lines}")
+
+
+class SourceError(DocwheelError):
+    """A source failed at build time; the message names the source, where, and why."""
+
+    def __init__(self, source: str, where: str, reason: str):
+        self.source = source
+        self.where = where
+        self.reason = reason
+        super().__init__(f"source {source!r} ({where}): {reason}")
+
+
+class FetchError(DocwheelError):
+    """An HTTP fetch failed. The build wraps it in a SourceError naming the source."""
+
+    def __init__(self, url: str, reason: str):
+        self.url = url
+        self.reason = reason
+        super().__init__(f"{url}: {reason}")
+
+
+class IndexLoadError(DocwheelError):
+    """No usable index at the given place."""
+
+
+class QueryError(DocwheelError):
+    """The query cannot be searched (for example, it is empty)."""
+
+
+class UnknownRefError(DocwheelError):
+    """A ref that names no page or section of the index."""
+
+    def __init__(self, ref: str, suggestions: Sequence[str] = ()):
+        self.ref = ref
+        self.suggestions = list(suggestions)
+        hint = f"; did you mean {', '.join(self.suggestions)}?" if self.suggestions else ""
+        super().__init__(
+            f"unknown ref {ref!r}{hint} (refs come from search results or the page list)"
+        )

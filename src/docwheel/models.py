@@ -1,0 +1,97 @@
+"""Frozen dataclasses that cross module boundaries.
+
+Parsing produces ``Page``/``Section`` (no source, no refs); the index assigns refs and
+returns ``Hit``/``Document`` at run time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the Markdown under it, up to the next heading of level <= max level.
+
+    ``anchor`` is the fragment the docs site would generate for the heading ("" for the text
+    before the first heading). ``path`` is the heading path from the page title down, e.g.
+    ("Guide", "Install", "Docker"). ``text`` keeps Markdown, code fences included, without
+    the heading line itself.
+    """
+
+    anchor: str
+    heading: str
+    level: int
+    path: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Page:
+    """One documentation page as parsed from a source.
+
+    ``url`` is where a reader opens it (absolute when known, else the source-relative path).
+    ``path`` identifies the page within its source and is the stable part of every ref:
+    the URL path without scheme, host, leading/trailing slash or .md/.mdx/.html extension
+    (``docs/concepts/tools``); "index" for the site root.
+    """
+
+    url: str
+    path: str
+    title: str
+    description: str
+    sections: tuple[Section, ...]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result."""
+
+    ref: str
+    title: str
+    url: str
+    source: str
+    section: str
+    snippet: str
+    score: float
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    total: int
+    results: tuple[Hit, ...]
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Document:
+    """The full text of a page or a section, as ``read`` returns it."""
+
+    ref: str
+    title: str
+    url: str
+    source: str
+    section: str
+    text: str
+
+
+@dataclass(frozen=True)
+class OutlineEntry:
+    """A section heading in a page outline."""
+
+    ref: str
+    heading: str
+    level: int
+    url: str
+
+
+@dataclass(frozen=True)
+class PageOutline:
+    ref: str
+    title: str
+    url: str
+    source: str
+    description: str
+    sections: tuple[OutlineEntry, ...] = field(default_factory=tuple)

@@ -1,0 +1,155 @@
+"""Snippets: the passage of a section that best matches the query, with matches marked.
+
+Pure functions: the caller passes a ``terms_of`` function that maps a word to the index
+terms it produces (the same analyzer the index uses), so a snippet marks exactly the words
+that made the section match, stems included.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+WIDTH = 300
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
+_INLINE = [
+    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # images -> alt text
+    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # links -> link text
+    (re.compile(r"<[^>\n]{1,200}>"), " "),  # HTML / JSX tags
+    (re.compile(r"(\*\*|__|`)"), ""),  # bold and code markers
+    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), ""),  # block markers
+    (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), ""),  # table rules
+    (re.compile(r"\|"), " "),
+]
+_SENTENCE_END = re.compile(r"[.!?:]\s|\n")
+
+
+@dataclass(frozen=True)
+class _Segment:
+    text: str
+    is_code: bool
+
+
+def plain_segments(markdown: str) -> list[_Segment]:
+    """Split Markdown into prose and code segments with markup removed and entities decoded."""
+    segments: list[_Segment] = []
+    buf: list[str] = []
+    fence: str | None = None
+
+    def flush(is_code: bool) -> None:
+        text = "\n".join(buf)
+        buf.clear()
+        if not is_code:
+            for pattern, repl in _INLINE:
+                text = pattern.sub(repl, text)
+        text = re.sub(r"\s+", " ", html.unescape(text)).strip()
+        if text:
+            segments.append(_Segment(text, is_code))
+
+    for line in markdown.splitlines():
+        m = _FENCE.match(line)
+        if fence is None and m:
+            flush(False)
+            fence = m.group(1)
+            continue
+        if fence is not None and m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
+            flush(True)
+            fence = None
+            continue
+        buf.append(line)
+    flush(fence is not None)
+    return segments
+
+
+def make_snippet(
+    markdown: str,
+    query_terms: Iterable[str],
+    terms_of: Callable[[str], Iterable[str]],
+    *,
+    width: int = WIDTH,
+) -> str:
+    """The ~``width``-character passage with the most distinct query terms, matches in **bold**.
+
+    Prose outranks code when both match; when nothing matches, the opening of the section.
+    """
+    wanted = set(query_terms)
+    segments = plain_segments(markdown)
+    if not segments:
+        return ""
+    text = ""
+    words: list[tuple[int, int, str | None, bool]] = []  # start, end, matched term, in code
+    cache: dict[str, str | None] = {}
+    for seg in segments:
+        if text:
+            text += "\n"  # segment boundary; counts as a sentence end, printed as a space
+        offset = len(text)
+        text += seg.text
+        for m in _WORD.finditer(seg.text):
+            word = m.group()
+            if word not in cache:
+                cache[word] = next((t for t in terms_of(word) if t in wanted), None)
+            words.append((offset + m.start(), offset + m.end(), cache[word], seg.is_code))
+
+    start = _best_start(text, words, width) if wanted else 0
+    end = _cut_end(text, start, width)
+    marked = _mark(text, start, end, words)
+    prefix = "… " if start > 0 else ""
+    suffix = " …" if end < len(text) else ""
+    return f"{prefix}{marked}{suffix}"
+
+
+def _best_start(text: str, words: list[tuple[int, int, str | None, bool]], width: int) -> int:
+    best_score, best_start = 0.0, 0
+    matches = [w for w in words if w[2] is not None]
+    for i, (start, _end, _term, _code) in enumerate(matches):
+        window_start = _sentence_start(text, start)
+        distinct: dict[str, float] = {}
+        for s, e, term, code in matches[i:]:
+            if e > window_start + width:
+                break
+            weight = 0.5 if code else 1.0
+            distinct[term] = max(distinct.get(term, 0.0), weight)  # type: ignore[index]
+        score = sum(distinct.values()) + 0.01 * len(distinct)
+        if score > best_score:
+            best_score, best_start = score, window_start
+    return best_start
+
+
+def _sentence_start(text: str, pos: int, reach: int = 80) -> int:
+    """Back up from ``pos`` to the start of its sentence, or a few words when that is far."""
+    lo = max(0, pos - reach)
+    last = None
+    for m in _SENTENCE_END.finditer(text, lo, pos):
+        last = m.end()
+    if last is not None:
+        return last
+    if lo == 0:
+        return 0
+    lo = max(0, pos - reach // 3)
+    space = text.find(" ", lo, pos)
+    return space + 1 if space != -1 else pos
+
+
+def _cut_end(text: str, start: int, width: int) -> int:
+    end = start + width
+    if end >= len(text):
+        return len(text)
+    space = text.rfind(" ", start, end)
+    return space if space > start else end
+
+
+def _mark(text: str, start: int, end: int, words: list[tuple[int, int, str | None, bool]]) -> str:
+    out: list[str] = []
+    pos = start
+    for s, e, term, _code in words:
+        if term is None or s < start or e > end:
+            continue
+        out.append(text[pos:s])
+        out.append(f"**{text[s:e]}**")
+        pos = e
+    out.append(text[pos:end])
+    return "".join(out).replace("\n", " ").strip()

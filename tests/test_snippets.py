@@ -1,0 +1,83 @@
+"""Snippets: the best passage, matched words marked, markup gone."""
+
+from __future__ import annotations
+
+import re
+
+from docwheel.snippets import make_snippet, plain_segments
+
+
+def _terms_of(word: str) -> list[str]:
+    # Stand-in analyzer for pure tests: lower-case and drop a plural "s".
+    w = word.lower()
+    return [w[:-1] if w.endswith("s") and len(w) > 3 else w]
+
+
+def test_snippet_is_the_matching_passage_not_the_opening():
+    filler = " ".join(f"Filler sentence number {i} about nothing in particular." for i in range(30))
+    text = f"{filler}\n\nTo rotate the signing keys, run the rotate command twice.\n\n{filler}"
+    snippet = make_snippet(text, {"rotate", "key"}, _terms_of)
+    assert "**rotate** the signing **keys**" in snippet
+    assert snippet.startswith("… ")
+    assert len(snippet) <= 320
+
+
+def test_snippet_prefers_passage_with_more_distinct_terms():
+    text = (
+        "Tokens expire. " + "Padding words here. " * 30
+        + "Tokens can be refreshed with the refresh endpoint before they expire."
+    )
+    snippet = make_snippet(text, {"token", "refresh", "expire"}, _terms_of)
+    assert "**refresh** endpoint" in snippet
+
+
+def test_snippet_cuts_at_word_boundaries():
+    text = "alpha " * 200 + "needle " + "omega " * 200
+    snippet = make_snippet(text, {"needle"}, _terms_of, width=120)
+    body = snippet.strip("… ").split()
+    assert all(word in {"alpha", "omega", "**needle**"} for word in body)
+
+
+def test_snippet_without_matches_is_the_opening_text():
+    snippet = make_snippet("First words. Second sentence.", {"absent"}, _terms_of)
+    assert snippet == "First words. Second sentence."
+
+
+def test_snippet_drops_markdown_markup_and_decodes_entities():
+    text = "## Heading\n\nUse [the **config** file](https://x.io/c) &amp; `flags` <Note>here</Note>."
+    snippet = make_snippet(text, {"config"}, _terms_of)
+    assert "](" not in snippet and "<Note>" not in snippet and "&amp;" not in snippet
+    assert "the **config** file & flags" in snippet
+
+
+def test_snippet_leaves_no_dangling_code_fence():
+    text = "Install it:\n\n```bash\npip install widget\n```\n\nThen import widget."
+    snippet = make_snippet(text, {"widget"}, _terms_of)
+    assert "```" not in snippet
+    assert "**widget**" in snippet
+
+
+def test_prose_match_beats_code_match():
+    code = "```python\n" + "\n".join(f"x{i} = frobnicate({i})" for i in range(60)) + "\n```"
+    text = f"{code}\n\n" + "Words " * 80 + "\n\nCall frobnicate to tidy the cache."
+    snippet = make_snippet(text, {"frobnicate"}, _terms_of, width=100)
+    assert "tidy the cache" in snippet
+
+
+def test_plain_segments_mark_code():
+    segments = plain_segments("Prose line.\n\n~~~\ncode here\n~~~\n\nMore prose.")
+    assert [(s.text, s.is_code) for s in segments] == [
+        ("Prose line.", False),
+        ("code here", True),
+        ("More prose.", False),
+    ]
+
+
+def test_unclosed_fence_is_code_to_the_end():
+    segments = plain_segments("Intro.\n```\nno close")
+    assert segments[-1].is_code and segments[-1].text == "no close"
+
+
+def test_empty_text_gives_empty_snippet():
+    assert make_snippet("", {"x"}, _terms_of) == ""
+    assert not re.search(r"\*\*\*\*", make_snippet("** **", {"x"}, _terms_of))
