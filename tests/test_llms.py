@@ -1,0 +1,205 @@
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from docwheel.llms import parse_llms_txt, split_llms_full
+
+FIXTURES = Path(__file__).parent / "fixtures" / "parsing"
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+
+def split(text: str, **kwargs):
+    messages: list[str] = []
+    pages = split_llms_full(text, warn=messages.append, **kwargs)
+    return pages, messages
+
+
+@pytest.fixture(scope="module")
+def fixture_split():
+    text = (FIXTURES / "llms-full.txt").read_text(encoding="utf-8")
+    return split(text, base_url="https://widgets.example/llms-full.txt")
+
+
+# -- Source-delimited pages ------------------------------------------------------------------
+
+
+def test_each_title_and_source_pair_starts_a_page(fixture_split):
+    pages, messages = fixture_split
+    assert [(p.title, p.url, p.path) for p in pages] == [
+        ("Quickstart", "https://widgets.example/docs/quickstart", "docs/quickstart"),
+        ("Concepts", "https://widgets.example/docs/concepts", "docs/concepts"),
+        ("Quickstart", "https://widgets.example/v2/docs/quickstart", "v2/docs/quickstart"),
+    ]
+    assert messages == []
+
+
+def test_hash_line_inside_code_fence_is_not_a_page(fixture_split):
+    pages, _ = fixture_split
+    install = pages[0].sections[1]
+    assert install.heading == "Install"
+    assert "# Using pip" in install.text
+    assert "Source: https://widgets.example/not-a-page" in install.text
+
+
+def test_page_body_starts_after_the_source_line(fixture_split):
+    pages, _ = fixture_split
+    intro = pages[0].sections[0]
+    assert intro.text == "Get a widget running in five minutes."
+    assert intro.path == ("Quickstart",)
+    assert [s.heading for s in pages[0].sections[1:]] == ["Install", "Run"]
+
+
+def test_h1_without_source_line_stays_inside_its_page(fixture_split):
+    pages, _ = fixture_split
+    concepts = pages[1]
+    assert concepts.title == "Concepts"
+    assert [(s.heading, s.level, s.path) for s in concepts.sections[1:]] == [
+        ("Widget Client", 1, ("Concepts", "Widget Client")),
+        ("Gears", 2, ("Concepts", "Widget Client", "Gears")),
+    ]
+
+
+def test_relative_source_url_is_resolved_against_base_url(fixture_split):
+    pages, _ = fixture_split
+    assert pages[1].url == "https://widgets.example/docs/concepts"
+
+
+def test_relative_source_url_without_base_url_is_kept():
+    pages, _ = split("# A\nSource: /docs/a\n\nText.")
+    assert (pages[0].url, pages[0].path) == ("/docs/a", "docs/a")
+
+
+def test_pages_with_the_same_path_are_all_kept():
+    text = "# A\nSource: https://x.io/a\n\none\n\n# A again\nSource: https://x.io/a\n\ntwo\n"
+    pages, _ = split(text)
+    assert [p.path for p in pages] == ["a", "a"]
+    assert [p.sections[0].text for p in pages] == ["one", "two"]
+
+
+def test_source_line_may_follow_blank_lines():
+    pages, _ = split("# A\n\n\nSource: https://x.io/a\nBody")
+    assert (pages[0].title, pages[0].sections[0].text) == ("A", "Body")
+
+
+def test_page_title_is_forced_even_when_the_body_has_its_own_h1():
+    pages, _ = split("# Listed title\nSource: https://x.io/a\n\n# Body H1\n\ntext")
+    assert pages[0].title == "Listed title"
+    assert pages[0].sections[1].heading == "Body H1"
+
+
+def test_page_title_has_inline_markup_stripped():
+    pages, _ = split("# `fastmcp.apps`\nSource: https://x.io/python-sdk/apps\n")
+    assert pages[0].title == "fastmcp.apps"
+
+
+def test_max_level_is_passed_to_each_page():
+    text = "# A\nSource: https://x.io/a\n## B\n### C\n"
+    pages, _ = split(text, max_level=2)
+    assert [s.heading for s in pages[0].sections] == ["", "B"]
+
+
+def test_preamble_before_the_first_page_is_reported():
+    pages, messages = split("LLMS VERSION: 1\n\n# A\nSource: https://x.io/a\nBody")
+    assert len(pages) == 1
+    assert messages == ["ignored 15 characters before the first page"]
+
+
+def test_page_warnings_name_the_page():
+    text = "# A\nSource: https://x.io/docs/a\n---\n- not: [a mapping\n---\n"
+    _, messages = split(text)
+    assert len(messages) == 1 and messages[0].startswith("docs/a: malformed frontmatter: ")
+
+
+def test_bom_and_crlf_are_handled():
+    pages, messages = split("\ufeff# A\r\nSource: https://x.io/a\r\n\r\n## B\r\ntext\r\n")
+    assert messages == []
+    assert (pages[0].title, pages[0].sections[1].heading) == ("A", "B")
+    assert pages[0].sections[1].text == "text"
+
+
+def test_empty_file_yields_no_pages_and_no_warnings():
+    assert split("") == ([], [])
+    assert split("\n\n  \n") == ([], [])
+
+
+def test_unclosed_fence_hides_later_pairs():
+    pages, _ = split("# A\nSource: https://x.io/a\n```\n# B\nSource: https://x.io/b\n")
+    assert [p.path for p in pages] == ["a"]
+
+
+# -- fallback layouts ------------------------------------------------------------------------
+
+
+def test_without_source_lines_split_at_top_level_headings_with_warning():
+    text = "Preamble.\n\n# First Page\n\nOne.\n\n```sh\n# comment\n```\n\n# Second\n## Sub\nTwo."
+    pages, messages = split(text, base_url="https://x.io/llms-full.txt")
+    assert [(p.title, p.url, p.path) for p in pages] == [
+        ("First Page", "https://x.io/llms-full.txt#first-page", "first-page"),
+        ("Second", "https://x.io/llms-full.txt#second", "second"),
+    ]
+    assert messages == [
+        "no Source: lines found; split at top-level '# ' headings",
+        "ignored 9 characters before the first page",
+    ]
+    assert "# comment" in pages[0].sections[0].text
+    assert pages[1].sections[1].path == ("Second", "Sub")
+
+
+def test_fallback_without_base_url_uses_unique_slugs():
+    pages, _ = split("# Same\none\n# Same\ntwo\n")
+    assert [(p.url, p.path) for p in pages] == [("same", "same"), ("same-1", "same-1")]
+
+
+def test_file_without_any_top_level_heading_becomes_one_page():
+    pages, messages = split("## Only\ntext\n", base_url="https://x.io/docs/llms-full.txt")
+    assert [(p.title, p.path) for p in pages] == [("Llms full", "docs/llms-full")]
+    assert [s.heading for s in pages[0].sections] == ["", "Only"]
+    assert messages == ["no Source: lines or '# ' headings found; the whole file is one page"]
+
+
+# -- real corpus -----------------------------------------------------------------------------
+
+
+def test_real_mintlify_llms_full_splits_into_the_documented_page_count():
+    corpus = CORPORA / "mcp-llms-full"
+    if not corpus.is_dir():
+        pytest.skip(f"{corpus} is not available")
+    stated = re.search(r"(\d+) pages", (corpus / "SOURCE.md").read_text(encoding="utf-8"))
+    assert stated is not None and int(stated.group(1)) == 78
+    messages: list[str] = []
+    pages = split_llms_full(
+        (corpus / "llms-full.txt").read_text(encoding="utf-8"),
+        base_url="https://modelcontextprotocol.io/llms-full.txt",
+        warn=messages.append,
+    )
+    assert len(pages) == 78
+    assert all(p.url.startswith("https://") for p in pages)
+    assert messages == []
+
+
+# -- llms.txt ---------------------------------------------------------------------------------
+
+
+def test_llms_txt_links_are_absolute_deduplicated_and_in_order():
+    text = (FIXTURES / "llms.txt").read_text(encoding="utf-8")
+    assert parse_llms_txt(text, base_url="https://widgets.example/llms.txt") == [
+        "https://widgets.example/docs/quickstart.md",
+        "https://widgets.example/docs/concepts.md",
+        "https://widgets.example/gears.md",
+        "https://en.wikipedia.org/wiki/Gear_(device)",
+    ]
+
+
+def test_llms_txt_skips_images_and_understands_angle_brackets_and_link_titles():
+    text = '![logo](/logo.png)\n[A](<a.md>) [B](/b.md "The B page")'
+    assert parse_llms_txt(text, base_url="https://x.io/docs/llms.txt") == [
+        "https://x.io/docs/a.md",
+        "https://x.io/b.md",
+    ]
+
+
+def test_llms_txt_without_links_is_empty():
+    assert parse_llms_txt("", base_url="https://x.io/llms.txt") == []

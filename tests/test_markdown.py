@@ -1,0 +1,434 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docwheel.markdown import (
+    Slugger,
+    page_path_from_url,
+    parse_markdown,
+    slugify,
+    split_code,
+    split_frontmatter,
+    strip_mdx,
+    title_from_path,
+)
+from docwheel.models import Page, Section
+
+FIXTURES = Path(__file__).parent / "fixtures" / "parsing"
+
+
+def parse(text: str, **kwargs) -> Page:
+    options = {"url": "https://x.io/page", "path": "page", "fallback_title": "Fallback"}
+    return parse_markdown(text, **{**options, **kwargs})
+
+
+def headings(page: Page) -> list[str]:
+    return [s.heading for s in page.sections[1:]]
+
+
+@pytest.fixture(scope="module")
+def guide():
+    text = (FIXTURES / "guide.mdx").read_text(encoding="utf-8")
+    return parse_markdown(
+        text, url="https://widgets.example/guide", path="guide", fallback_title="Guide"
+    )
+
+
+def section(page: Page, heading: str) -> Section:
+    return next(s for s in page.sections if s.heading == heading)
+
+
+# -- slugs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("heading", "slug"),
+    [
+        ("Getting Started", "getting-started"),
+        ("What's new in 2.0?", "whats-new-in-20"),
+        ("The `fastmcp.apps` module", "the-fastmcpapps-module"),
+        ("`__init__`", "__init__"),
+        ("**Bold** and _emphasis_", "bold-and-emphasis"),
+        ("See [the docs](https://x.io/docs)", "see-the-docs"),
+        ("Install <Badge>new</Badge>", "install-new"),
+        ("Tools & Resources", "tools--resources"),
+        ("Überblick über Größen", "überblick-über-größen"),
+        ("snake_case-and-kebab", "snake_case-and-kebab"),
+        ("日本語の見出し", "日本語の見出し"),
+    ],
+)
+def test_slugify_matches_github_anchors(heading, slug):
+    assert slugify(heading) == slug
+
+
+def test_slugger_numbers_repeated_headings_github_style():
+    slugger = Slugger()
+    assert [slugger.slug(h) for h in ["Foo", "Foo", "Foo-1", "Foo"]] == [
+        "foo",
+        "foo-1",
+        "foo-1-1",
+        "foo-2",
+    ]
+
+
+def test_punctuation_only_heading_gets_a_fallback_anchor():
+    assert slugify("???") == ""
+    slugger = Slugger()
+    assert [slugger.slug("???"), slugger.slug("!!")] == ["section", "section-1"]
+
+
+# -- frontmatter -------------------------------------------------------------------------
+
+
+def test_frontmatter_is_split_from_the_body():
+    meta, body, warning = split_frontmatter("---\ntitle: A\ntag: NEW\n---\nBody\n")
+    assert (meta, body, warning) == ({"title": "A", "tag": "NEW"}, "Body\n", None)
+
+
+def test_text_without_frontmatter_is_returned_unchanged():
+    assert split_frontmatter("# Title\n---\n") == ({}, "# Title\n---\n", None)
+
+
+def test_unclosed_frontmatter_fence_is_a_thematic_break():
+    assert split_frontmatter("---\nno closing line") == ({}, "---\nno closing line", None)
+
+
+def test_malformed_frontmatter_yaml_warns_and_drops_the_block():
+    meta, body, warning = split_frontmatter("---\ntitle: [unclosed\n---\nBody")
+    assert meta == {}
+    assert body == "Body"
+    assert warning is not None and warning.startswith("malformed frontmatter: ")
+
+
+def test_non_mapping_frontmatter_warns():
+    meta, body, warning = split_frontmatter("---\n- a\n- b\n---\nBody")
+    assert (meta, body) == ({}, "Body")
+    assert warning == "malformed frontmatter: expected a mapping, got list"
+
+
+def test_impossible_date_in_frontmatter_warns_instead_of_raising():
+    _, _, warning = split_frontmatter("---\ndate: 2024-13-45\n---\n")
+    assert warning is not None and warning.startswith("malformed frontmatter")
+
+
+def test_frontmatter_title_and_description_are_used(guide):
+    assert guide.title == "Widget Guide"
+    assert guide.description == "Build and ship widgets."
+
+
+def test_malformed_frontmatter_is_reported_through_warn():
+    messages: list[str] = []
+    page = parse("---\ntitle: : :\n---\n# Real title\n", warn=messages.append)
+    assert page.title == "Real title"
+    assert len(messages) == 1 and messages[0].startswith("malformed frontmatter: ")
+
+
+def test_missing_description_is_empty():
+    assert parse("---\ntitle: T\n---\nx").description == ""
+
+
+def test_only_frontmatter_yields_one_empty_intro_section():
+    page = parse("---\ntitle: Just meta\n---\n")
+    assert page.title == "Just meta"
+    assert page.sections == (Section("", "", 0, ("Just meta",), ""),)
+
+
+# -- titles and sections -----------------------------------------------------------------
+
+
+def test_leading_h1_is_the_title_and_not_a_section():
+    page = parse("# The Title\n\nIntro.\n\n## Next\n\nMore.")
+    assert page.title == "The Title"
+    assert headings(page) == ["Next"]
+    assert page.sections[0].text == "Intro."
+
+
+def test_h1_after_another_heading_is_a_section_not_the_title():
+    page = parse("## First\n\n# Later H1\n")
+    assert page.title == "Fallback"
+    assert [(s.heading, s.level) for s in page.sections[1:]] == [("First", 2), ("Later H1", 1)]
+
+
+def test_body_h1_repeating_the_frontmatter_title_is_not_duplicated():
+    page = parse("---\ntitle: Same\n---\n# Same\n\nText.")
+    assert page.title == "Same"
+    assert headings(page) == []
+    assert page.sections[0].text == "Text."
+
+
+def test_body_h1_differing_from_the_frontmatter_title_is_a_section():
+    page = parse("---\ntitle: Meta title\n---\n# Body title\n\nText.")
+    assert page.title == "Meta title"
+    assert page.sections[1].path == ("Meta title", "Body title")
+
+
+def test_forced_title_wins_over_frontmatter_and_h1():
+    page = parse("---\ntitle: Meta\n---\n# Body\n", title="Forced")
+    assert page.title == "Forced"
+    assert headings(page) == ["Body"]
+
+
+def test_h1_title_has_inline_markup_stripped():
+    assert parse("# `fastmcp.apps`\n").title == "fastmcp.apps"
+
+
+def test_fallback_title_when_there_is_no_title_anywhere():
+    assert parse("Plain text.").title == "Fallback"
+
+
+def test_intro_section_is_always_first_even_when_empty():
+    page = parse("## Right away\n\nText.")
+    assert page.sections[0] == Section("", "", 0, ("Fallback",), "")
+    assert page.sections[1].text == "Text."
+
+
+def test_empty_text_yields_one_intro_section():
+    assert parse("").sections == (Section("", "", 0, ("Fallback",), ""),)
+
+
+def test_heading_paths_follow_levels(guide):
+    paths = [s.path for s in guide.sections]
+    assert paths == [
+        ("Widget Guide",),
+        ("Widget Guide", "Install"),
+        ("Widget Guide", "Install", "From source"),
+        ("Widget Guide", "Configure"),
+        ("Widget Guide", "Configure", "Options"),
+        ("Widget Guide", "Configure"),
+    ]
+
+
+def test_h2_resets_deeper_levels():
+    page = parse("# T\n## A\n### A1\n## B\n### B1\n")
+    assert [s.path for s in page.sections[1:]] == [
+        ("T", "A"),
+        ("T", "A", "A1"),
+        ("T", "B"),
+        ("T", "B", "B1"),
+    ]
+
+
+def test_duplicate_headings_get_unique_anchors(guide):
+    assert [s.anchor for s in guide.sections] == [
+        "",
+        "install",
+        "from-source",
+        "configure",
+        "options",
+        "configure-1",
+    ]
+
+
+def test_headings_deeper_than_max_level_stay_in_the_text(guide):
+    from_source = section(guide, "From source")
+    assert "#### Build flags" in from_source.text
+    assert from_source.text.endswith("Pass `--fast` to skip checks.")
+
+
+def test_max_level_controls_which_headings_split():
+    text = "# T\n## A\ntext a\n### A1\ntext a1\n"
+    assert headings(parse(text, max_level=2)) == ["A"]
+    assert headings(parse(text, max_level=3)) == ["A", "A1"]
+    assert parse(text, max_level=2).sections[1].text == "text a\n### A1\ntext a1"
+
+
+def test_deeper_headings_still_count_for_anchor_numbering():
+    page = parse("# T\n#### Example\n## Example\n", max_level=2)
+    assert page.sections[1].anchor == "example-1"
+
+
+def test_section_text_has_no_heading_line_and_no_edge_blank_lines():
+    page = parse("# T\n\n## A\n\n\nline one\n\nline two\n\n\n## B\n")
+    assert page.sections[1].text == "line one\n\nline two"
+
+
+def test_heading_text_has_inline_markup_stripped():
+    page = parse("# T\n## The `run()` [method](/api#run) **now** ##\n")
+    assert page.sections[1].heading == "The run() method now"
+    assert page.sections[1].anchor == "the-run-method-now"
+
+
+def test_punctuation_only_heading_gets_section_anchor():
+    page = parse("# T\n## ???\ntext\n")
+    assert (page.sections[1].heading, page.sections[1].anchor) == ("???", "section")
+
+
+def test_hash_without_space_or_text_is_not_a_heading():
+    page = parse("# T\n#hashtag\n#\n## Real\n")
+    assert headings(page) == ["Real"]
+    assert page.sections[0].text == "#hashtag\n#"
+
+
+# -- code fences -------------------------------------------------------------------------
+
+
+def test_hash_lines_inside_backtick_fence_are_not_headings():
+    page = parse("# T\n\n```bash\n# Using uvx\n## also not\n```\n\n## Real\n")
+    assert headings(page) == ["Real"]
+    assert "# Using uvx" in page.sections[0].text
+
+
+def test_hash_lines_inside_tilde_fence_are_not_headings():
+    page = parse("# T\n~~~\n# comment\n~~~\n## Real\n")
+    assert headings(page) == ["Real"]
+
+
+def test_fence_closes_only_with_same_char_and_at_least_same_length():
+    text = "# T\n````md\n```\n# inner\n```\n~~~~\n## still code\n````\n## Real\n"
+    assert headings(parse(text)) == ["Real"]
+
+
+def test_indented_fence_inside_a_component_hides_its_headings(guide):
+    assert headings(guide) == ["Install", "From source", "Configure", "Options", "Configure"]
+    install = section(guide, "Install").text
+    assert "  # Using pip" in install
+    assert "  # still inside the tilde fence" in install
+
+
+def test_deeply_indented_fence_is_still_a_fence():
+    text = "# T\n<Steps>\n        ```python\n  # comment\n        ```\n</Steps>\n## Real\n"
+    assert headings(parse(text)) == ["Real"]
+
+
+def test_unclosed_fence_makes_the_rest_code():
+    page = parse("# T\n## Before\n```\n## swallowed\n# also\n")
+    assert headings(page) == ["Before"]
+    assert page.sections[1].text == "```\n## swallowed\n# also"
+
+
+def test_split_code_separates_prose_from_fenced_code():
+    prose, code = split_code("Intro\n```py\nx = 1\n```\nMiddle\n  ~~~\n  y = 2\n  ~~~\nEnd")
+    assert prose == "Intro\nMiddle\nEnd"
+    assert code == "x = 1\n  y = 2"
+
+
+def test_split_code_without_code_returns_empty_code():
+    assert split_code("just words") == ("just words", "")
+
+
+# -- MDX -----------------------------------------------------------------------------------
+
+
+def test_mdx_imports_and_multiline_export_are_dropped(guide):
+    intro = guide.sections[0].text
+    assert intro == "Widgets turn gears into  sprockets."
+
+
+def test_component_tag_lines_are_removed_but_inner_text_kept(guide):
+    install = section(guide, "Install").text
+    assert "<Note>" not in install and "</Note>" not in install and "Tab" not in install
+    assert "Widgets need Python 3.10 or newer." in install
+
+
+def test_title_attributes_are_kept_as_text(guide):
+    assert "pip\n" in section(guide, "Install").text
+    configure = section(guide, "Configure").text
+    assert configure.splitlines() == ["Settings reference", "  Every option, with defaults."]
+
+
+def test_multiline_component_tag_is_removed():
+    text = (
+        '<Card\n  title="Auth"\n  href="/auth"\n>\n  Body\n</Card>\n'
+        '<YouTubeEmbed\n  videoId="x"\n/>\nAfter'
+    )
+    assert strip_mdx(text) == "Auth\n  Body\nAfter"
+
+
+def test_self_closing_component_keeps_only_its_title():
+    text = '<CardGroup>\n<Card title="Quickstart" href="/q" />\n<Icon icon="x" />\n</CardGroup>'
+    assert strip_mdx(text) == "Quickstart"
+
+
+def test_inline_component_in_a_paragraph_keeps_the_words():
+    assert strip_mdx('Run <Icon icon="play" /> now, <Tooltip tip="t">hover</Tooltip>.') == (
+        "Run  now, hover."
+    )
+
+
+def test_strip_mdx_leaves_code_fences_and_inline_code_alone():
+    text = (
+        "```tsx\nimport { X } from 'x'\nexport const y = 1\n<Note>kept</Note>\n```\n"
+        "Use `<Tab>` inside `<Tabs>`."
+    )
+    assert strip_mdx(text) == text
+
+
+def test_strip_mdx_keeps_generics_and_lowercase_html():
+    text = 'Returns List<String>.\n<img src="a.png" />'
+    assert strip_mdx(text) == text
+
+
+def test_shell_style_export_line_is_not_treated_as_esm():
+    assert strip_mdx("export FOO=1\nimport the module first") == (
+        "export FOO=1\nimport the module first"
+    )
+
+
+def test_jsx_export_component_is_dropped_up_to_its_balanced_end():
+    text = (
+        "{/* prettier-ignore-start */}\n"
+        "export const CHECK = () => (\n"
+        '  <span className="x">\n'
+        '    <Icon icon="check" size={18} />\n'
+        "  </span>\n"
+        ");\n"
+        "{/* prettier-ignore-end */}\n"
+        "Matrix text."
+    )
+    assert strip_mdx(text) == "Matrix text."
+
+
+def test_unbalanced_export_drops_only_its_own_line():
+    assert strip_mdx("export const x = {\n\nStill here.") == "\nStill here."
+
+
+# -- BOM and line endings ------------------------------------------------------------------
+
+
+def test_bom_and_crlf_are_handled():
+    text = "\ufeff---\r\ntitle: Win\r\n---\r\n## One\r\ntext\r\n## Two\r\n"
+    page = parse(text)
+    assert page.title == "Win"
+    assert headings(page) == ["One", "Two"]
+    assert page.sections[1].text == "text"
+
+
+# -- page paths and titles -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "path"),
+    [
+        ("https://modelcontextprotocol.io/docs/concepts/tools", "docs/concepts/tools"),
+        ("/concepts/spies.md", "concepts/spies"),
+        ("servers/tools.mdx", "servers/tools"),
+        ("https://x.io/", "index"),
+        ("https://x.io", "index"),
+        ("", "index"),
+        ("guide/index.md", "guide"),
+        ("https://x.io/index.html", "index"),
+        ("https://x.io/a/b/?q=1#frag", "a/b"),
+        ("./docs//intro.MDX", "docs/intro"),
+        ("docs\\windows\\page.md", "docs/windows/page"),
+        ("https://x.io/caf%C3%A9.html", "café"),
+        ("https://x.io/llms-full.txt", "llms-full"),
+    ],
+)
+def test_page_path_from_url(url, path):
+    assert page_path_from_url(url) == path
+
+
+@pytest.mark.parametrize(
+    ("path", "title"),
+    [
+        ("getting-started", "Getting started"),
+        ("docs/concepts/tool_calls.mdx", "Tool calls"),
+        ("guide/index.md", "Guide"),
+        ("", "Index"),
+        ("API-reference", "API reference"),
+    ],
+)
+def test_title_from_path(path, title):
+    assert title_from_path(path) == title
