@@ -12,6 +12,7 @@ import gc
 import random
 import threading
 import warnings
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,8 @@ def make_analyzer():
 FIELD_BOOSTS = {"title": 3.0, "heading": 2.0, "description": 1.5, "body": 1.0, "code": 0.5}
 SEARCH_FIELDS = tuple(FIELD_BOOSTS)
 MAX_QUERY_WORDS = 64
+# Words in more than this share of the sections only add to the score (split_common_terms).
+COMMON_TERM_SHARE = 0.05
 
 
 def make_schema() -> fields.Schema:
@@ -223,22 +226,16 @@ class WhooshIndex:
     def search(self, q: query.Query, *, source: str | None, limit: int) -> tuple[list[RawHit], int]:
         """Top ``limit`` sections for ``q`` (at most one per page) and the matching page count."""
         searcher = self._searcher()
+        q = split_common_terms(q, searcher.reader(), COMMON_TERM_SHARE)
         flt = query.Term("source", source) if source else None
         results = searcher.search(q, limit=limit, filter=flt, collapse="page_ref", collapse_limit=1)
         hits = [RawHit(dict(hit.fields()), float(hit.score)) for hit in results]
         pages = searcher.reader().column_reader("page_ref")
-        allowed = None
-        if flt is not None:
-            allowed = set(searcher.docs_for_query(flt))
+        allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
         matched = {
             pages[doc] for doc in searcher.docs_for_query(q) if allowed is None or doc in allowed
         }
         return hits, len(matched)
-
-    def search_sections(self, q: query.Query, *, source: str | None, limit: int) -> list[RawHit]:
-        searcher = self._searcher()
-        flt = query.Term("source", source) if source else None
-        return [RawHit(dict(h.fields()), float(h.score)) for h in searcher.search(q, limit=limit, filter=flt)]
 
     # -- stored documents --------------------------------------------------------------
 
@@ -252,10 +249,6 @@ class WhooshIndex:
     def all_stored(self) -> Iterator[dict]:
         docs = list(self._searcher().reader().all_stored_fields())
         return iter(sorted(docs, key=lambda d: tuple(d["order"])))
-
-    def sources(self) -> list[str]:
-        return sorted(t.decode() for t in self._searcher().reader().lexicon("source"))
-
 
 def _open_whoosh(directory: Path):
     # Whoosh leaves a file open when it fails on a damaged index; the warning its clean-up
@@ -279,6 +272,29 @@ def _open_whoosh(directory: Path):
         f"{directory}: the search index cannot be read ({failure}); "
         "reinstall the docs package or rebuild the index"
     )
+
+
+def split_common_terms(q: query.Query, reader, share: float) -> query.Query:
+    """Score very common words only on sections that match a rarer word of the query.
+
+    In a plain OR query, a word found in a large share of the sections (``fastmcp`` in the
+    FastMCP docs) adds little to ranking but dominates the cost, because every section it
+    occurs in must be scored. As in Lucene's common-terms query, such words become optional
+    (``AndMaybe``): they still lift the sections that match the rare words.
+    """
+    if not isinstance(q, query.Or) or not all(isinstance(t, query.Term) for t in q.subqueries):
+        return q
+    limit = share * max(1, reader.doc_count())
+    frequency: dict[str, int] = defaultdict(int)
+    for term in q.subqueries:
+        if (term.fieldname, term.text) in reader:
+            frequency[term.text] = max(frequency[term.text], reader.doc_frequency(term.fieldname, term.text))
+    common = {text for text, df in frequency.items() if df > limit}
+    rare = [t for t in q.subqueries if t.text not in common]
+    if not common or not rare:
+        return q
+    optional = [t for t in q.subqueries if t.text in common]
+    return query.AndMaybe(_with_subqueries(q, rare), _with_subqueries(q, optional))
 
 
 def _lift_negations(q: query.Query) -> query.Query:

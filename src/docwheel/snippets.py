@@ -80,6 +80,7 @@ def make_snippet(
     segments = plain_segments(markdown)
     if not segments:
         return ""
+    heads = {t[:2] for t in wanted}
     text = ""
     words: list[tuple[int, int, str | None, bool]] = []  # start, end, matched term, in code
     cache: dict[str, str | None] = {}
@@ -91,7 +92,7 @@ def make_snippet(
         for m in _WORD.finditer(seg.text):
             word = m.group()
             if word not in cache:
-                cache[word] = next((t for t in terms_of(word) if t in wanted), None)
+                cache[word] = _matching_term(word, wanted, heads, terms_of)
             words.append((offset + m.start(), offset + m.end(), cache[word], seg.is_code))
 
     start = _best_start(text, words, width) if wanted else 0
@@ -100,6 +101,20 @@ def make_snippet(
     prefix = "… " if start > 0 else ""
     suffix = " …" if end < len(text) else ""
     return f"{prefix}{marked}{suffix}"
+
+
+def _matching_term(
+    word: str, wanted: set[str], heads: set[str], terms_of: Callable[[str], Iterable[str]]
+) -> str | None:
+    """The query term ``word`` produces, if any.
+
+    Analysing every word is the cost of a snippet; a stem (or an identifier part) shares
+    its first two letters with some part of the word, so other words are skipped unanalysed.
+    """
+    lowered = word.lower()
+    if not any(head in lowered for head in heads):
+        return None
+    return next((t for t in terms_of(word) if t in wanted), None)
 
 
 def _best_start(text: str, words: list[tuple[int, int, str | None, bool]], width: int) -> int:

@@ -1,0 +1,347 @@
+"""Load and validate the sources file.
+
+The file names a snapshot and lists its sources. Validation collects every problem, each
+named by its place (``sources[2].url: missing``), and raises them together in one
+``ConfigError``: fixing a sources file should take one run, not one run per typo.
+
+``parse_config`` is the pure part (already-loaded YAML in, ``Config`` out); ``load_config``
+adds reading the file and YAML errors with their line and column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import yaml
+
+from .errors import ConfigError
+
+KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
+CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
+
+_TOP_KEYS = ("name", "description", "sources")
+_SOURCE_KEYS = ("name", "kind", "url", "urls", "path", "base_url", "max_level")
+_SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+@dataclass(frozen=True)
+class SourceConfig:
+    """One source: where its text comes from and how to cut it into sections.
+
+    Exactly one of ``url``, ``urls`` (markdown only) and ``path`` is set. ``path`` is
+    absolute; ``path_text`` keeps it as the sources file wrote it, for messages.
+    """
+
+    name: str
+    kind: str
+    url: str | None = None
+    urls: tuple[str, ...] = ()
+    path: Path | None = None
+    base_url: str | None = None
+    max_level: int = 3
+    path_text: str = field(default="", repr=False, compare=False)
+
+    @property
+    def location(self) -> str:
+        """Where the source comes from, as a person would name it in a message."""
+        if self.url is not None:
+            return self.url
+        if self.path is not None:
+            return self.path_text or str(self.path)
+        return f"{len(self.urls)} URLs"
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    description: str
+    sources: tuple[SourceConfig, ...]
+    origin: Path
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and validate the sources file at ``path``; raise ``ConfigError`` on any problem."""
+    origin = os.fspath(path)
+    file = Path(path)
+    if file.is_dir():
+        raise ConfigError(origin, ["is a folder, not a sources file"])
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(
+            origin,
+            [
+                "file not found (name another sources file with --config FILE "
+                f"or the {CONFIG_ENV_VAR} environment variable)"
+            ],
+        ) from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(origin, [f"not UTF-8 text (bad byte at offset {e.start})"]) from None
+    except OSError as e:
+        raise ConfigError(origin, [f"cannot read: {e.strerror or e}"]) from None
+    try:
+        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except yaml.YAMLError as e:
+        raise ConfigError(origin, [_yaml_problem(e)]) from None
+    absolute = file.resolve()
+    config = parse_config(data, base_dir=absolute.parent, origin=origin)
+    return dataclasses.replace(config, origin=absolute)
+
+
+def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
+    """Validate already-loaded YAML; ``path:`` values are resolved against ``base_dir``."""
+    if data is None:
+        raise ConfigError(origin, ["the file is empty; it needs at least name: and sources:"])
+    if not isinstance(data, Mapping):
+        raise ConfigError(
+            origin, [f"top level: expected a mapping with name and sources, got {_a(data)}"]
+        )
+    problems: list[str] = []
+    _check_keys(data, _TOP_KEYS, "top level", problems)
+
+    name = data.get("name")
+    if name is None:
+        problems.append("name: missing")
+    elif not isinstance(name, str):
+        problems.append(f"name: expected a string, got {_a(name)}")
+    elif not _SNAPSHOT_NAME.fullmatch(name):
+        problems.append(
+            f"name: {name!r} must be letters, digits, '-', '_' or '.', "
+            "starting with a letter or digit"
+        )
+
+    description = data.get("description")
+    if description is None:
+        description = ""
+    elif not isinstance(description, str):
+        problems.append(f"description: expected a string, got {_a(description)}")
+
+    sources: list[SourceConfig] = []
+    raw_sources = data.get("sources")
+    if raw_sources is None:
+        problems.append("sources: missing")
+    elif not isinstance(raw_sources, list):
+        problems.append(f"sources: expected a list, got {_a(raw_sources)}")
+    elif not raw_sources:
+        problems.append("sources: empty; list at least one source")
+    else:
+        first_use: dict[str, int] = {}
+        for i, raw in enumerate(raw_sources):
+            source = _parse_source(raw, f"sources[{i}]", base_dir, problems)
+            if source is None:
+                continue
+            if source.name in first_use:
+                problems.append(
+                    f"sources[{i}].name: {source.name!r} is already used by "
+                    f"sources[{first_use[source.name]}]"
+                )
+            else:
+                first_use[source.name] = i
+                sources.append(source)
+
+    if problems:
+        raise ConfigError(origin, problems)
+    assert isinstance(name, str) and isinstance(description, str)
+    return Config(name=name, description=description, sources=tuple(sources), origin=Path(origin))
+
+
+def _parse_source(
+    raw: object, place: str, base_dir: Path, problems: list[str]
+) -> SourceConfig | None:
+    """Check one entry of ``sources``; append its problems and return None if it has any."""
+    if not isinstance(raw, Mapping):
+        problems.append(
+            f"{place}: expected a mapping with name, kind and url or path, got {_a(raw)}"
+        )
+        return None
+    before = len(problems)
+    _check_keys(raw, _SOURCE_KEYS, place, problems)
+
+    name = raw.get("name")
+    if name is None:
+        problems.append(f"{place}.name: missing")
+    elif not isinstance(name, str):
+        problems.append(f"{place}.name: expected a string, got {_a(name)}")
+    elif not _SOURCE_NAME.fullmatch(name):
+        problems.append(
+            f"{place}.name: {name!r} must be lower-case letters, digits, '-' or '_', "
+            "starting with a letter or digit"
+        )
+
+    kind = raw.get("kind")
+    if kind is None:
+        problems.append(f"{place}.kind: missing")
+    elif not isinstance(kind, str):
+        problems.append(f"{place}.kind: expected a string, got {_a(kind)}")
+    elif kind not in KINDS:
+        problems.append(f"{place}.kind: {kind!r} is not one of {', '.join(KINDS)}")
+
+    # Where the text comes from: exactly one of these. A key left blank (null) is reported
+    # as empty and does not count as given.
+    choices = ("url", "path") if kind in ("llms-full", "llms-txt") else ("url", "urls", "path")
+    if "urls" in raw and "urls" not in choices:
+        problems.append(f"{place}.urls: only markdown sources take a list of URLs; use url")
+    given = [key for key in choices if raw.get(key) is not None]
+    blank = [key for key in choices if key in raw and raw[key] is None]
+    for key in blank:
+        problems.append(f"{place}.{key}: empty")
+    if not given and not blank:
+        others = " or ".join(choices[1:])
+        problems.append(f"{place}.url: missing (or give {others})")
+    elif len(given) > 1:
+        problems.append(f"{place}: give exactly one of {', '.join(choices)}")
+
+    url = raw.get("url")
+    if url is not None:
+        _check_url(url, f"{place}.url", problems)
+
+    urls = raw.get("urls")
+    if urls is not None and "urls" in choices:
+        _check_url_list(urls, f"{place}.urls", problems)
+
+    path_text = raw.get("path")
+    path: Path | None = None
+    if path_text is not None:
+        path = _check_path(path_text, kind, f"{place}.path", base_dir, problems)
+
+    base_url = raw.get("base_url")
+    if base_url is not None:
+        _check_url(base_url, f"{place}.base_url", problems)
+
+    max_level = raw.get("max_level")
+    if max_level is None:
+        max_level = 3
+    elif not isinstance(max_level, int) or isinstance(max_level, bool):
+        problems.append(f"{place}.max_level: expected a whole number 1-6, got {_a(max_level)}")
+    elif not 1 <= max_level <= 6:
+        problems.append(f"{place}.max_level: {max_level} is not between 1 and 6")
+
+    if len(problems) > before:
+        return None
+    return SourceConfig(
+        name=name,
+        kind=kind,
+        url=url,
+        urls=tuple(urls) if isinstance(urls, list) else (),
+        path=path,
+        base_url=base_url,
+        max_level=max_level,
+        path_text=path_text or "",
+    )
+
+
+def _check_keys(
+    mapping: Mapping, allowed: tuple[str, ...], place: str, problems: list[str]
+) -> None:
+    for key in mapping:
+        if key in allowed:
+            continue
+        hint = difflib.get_close_matches(str(key), allowed, n=1)
+        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+        problems.append(f"{place}: unknown key {key!r}{suggestion}")
+
+
+def _check_url(value: object, place: str, problems: list[str]) -> None:
+    if not isinstance(value, str):
+        problems.append(f"{place}: expected a URL string, got {_a(value)}")
+    elif not _is_http_url(value):
+        problems.append(f"{place}: {value!r} is not an http(s) URL")
+
+
+def _check_url_list(value: object, place: str, problems: list[str]) -> None:
+    if not isinstance(value, list):
+        problems.append(f"{place}: expected a list of URLs, got {_a(value)}")
+        return
+    if not value:
+        problems.append(f"{place}: empty; list at least one URL")
+    first_use: dict[str, int] = {}
+    for i, item in enumerate(value):
+        _check_url(item, f"{place}[{i}]", problems)
+        if isinstance(item, str):
+            if item in first_use:
+                problems.append(f"{place}[{i}]: repeats {place}[{first_use[item]}]")
+            first_use.setdefault(item, i)
+
+
+def _check_path(
+    value: object, kind: object, place: str, base_dir: Path, problems: list[str]
+) -> Path | None:
+    if not isinstance(value, str) or not value.strip():
+        problems.append(f"{place}: expected a file or folder name, got {_a(value)}")
+        return None
+    path = (base_dir / value).resolve()
+    if not path.exists():
+        problems.append(f"{place}: {value!r} not found (looked for {path})")
+        return None
+    if kind in ("llms-full", "llms-txt") and not path.is_file():
+        problems.append(f"{place}: {value!r} is a folder; {kind} takes one file")
+        return None
+    return path
+
+
+def _is_http_url(value: str) -> bool:
+    if any(c.isspace() for c in value):
+        return False
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 - raises ValueError on a bad port
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.hostname)
+
+
+def _a(value: object) -> str:
+    """Name a YAML value's type the way the sources file's author sees it."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (true/false)"
+    if isinstance(value, (int, float)):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"a string ({value!r})"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _yaml_problem(error: yaml.YAMLError) -> str:
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error)
+    if mark is None:
+        return f"invalid YAML: {problem}"
+    return f"invalid YAML at line {mark.line + 1}, column {mark.column + 1}: {problem}"
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that refuses a key given twice in one mapping (PyYAML keeps the last)."""
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> dict:
+    seen: set[object] = set()
+    for key_node, _ in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        except TypeError:  # an unhashable key; construct_mapping reports it
+            break
+    return loader.construct_mapping(node, deep=True)
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
