@@ -18,7 +18,7 @@ from pathlib import Path
 from . import __version__
 from .api import INDEX_FORMAT, MANIFEST_NAME
 from .config import Config, SourceConfig, load_config
-from .errors import DocwheelError, SourceError
+from .errors import BuildError, DocwheelError, SourceError
 from .index import IndexDoc, write_index
 from .markdown import split_code
 from .models import Page
@@ -58,6 +58,7 @@ def build_index(
     """Build the index for ``config`` into ``out_dir`` (replaced if it exists); return the manifest."""
     fetch = fetch or _fetch_text
     out = Path(out_dir)
+    check_out_dir(out)
     started = time.monotonic()
     loaded: list[tuple[SourceConfig, Loaded]] = []
     for source in config.sources:
@@ -91,6 +92,22 @@ def build_index(
         f"from {len(loaded)} sources in {time.monotonic() - started:.1f}s -> {out}"
     )
     return manifest
+
+
+def check_out_dir(out: Path) -> None:
+    """The build replaces ``out``: refuse anything but nothing, an empty folder or an index."""
+    if not os.path.lexists(out):
+        return
+    if out.is_symlink() or not out.is_dir():
+        raise BuildError(
+            f"output {out} exists and is not a directory (the build replaces it); "
+            "choose a new or empty directory"
+        )
+    if any(out.iterdir()) and not (out / MANIFEST_NAME).is_file():
+        raise BuildError(
+            f"output {out} is a non-empty directory that is not a docwheel index; "
+            "the build replaces it, so choose a new or empty directory"
+        )
 
 
 def _index_docs(loaded: list[tuple[SourceConfig, Loaded]]) -> Iterator[IndexDoc]:

@@ -7,13 +7,17 @@ fast; `serve` and `build` import what they need when they run.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import os
+import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TextIO
 
 from . import __version__
+from .api import MAX_LIMIT  # already loaded by the package; it does not import the MCP SDK
 from .errors import DocwheelError
 
 
@@ -28,7 +32,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        # The reader went away (`docwheel list | head`): stop quietly, and keep Python from
+        # complaining again when it flushes stdout at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # stdout is not a real file
+            pass
         return 0
+    except OSError as exc:  # a file or port the user named cannot be used
+        print(f"docwheel: error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _int_between(low: int, high: int):
+    """An argparse type: an integer in [low, high]; anything else is a usage error (exit 2)."""
+
+    def convert(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    return convert
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,7 +74,10 @@ def _parser() -> argparse.ArgumentParser:
     p = with_index(sub.add_parser("search", help="search the docs"))
     p.add_argument("query", help="words or a question; AND/OR/NOT and \"phrases\" work")
     p.add_argument("--source", default=None, help="only this source")
-    p.add_argument("--limit", type=int, default=5, help="pages to return (default 5)")
+    p.add_argument(
+        "--limit", type=_int_between(1, MAX_LIMIT), default=5, metavar="N",
+        help="pages to return (default 5)",
+    )
     p.add_argument("--full-text", action="store_true", help="print each section in full")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_search)
@@ -68,7 +99,9 @@ def _parser() -> argparse.ArgumentParser:
     p = with_index(sub.add_parser("serve", help="run the MCP server (stdio by default)"))
     p.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     p.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    p.add_argument(
+        "--port", type=_int_between(1, 65535), default=8000, help="HTTP port (default 8000)"
+    )
     p.set_defaults(run=_serve)
 
     p = sub.add_parser("build", help="build an index directory from a sources file")
@@ -105,7 +138,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)
     for n, hit in enumerate(result.results, 1):
-        out.write(f"{n}. {hit.title} — {hit.section}\n   {hit.url}\n   ref: {hit.ref}\n")
+        out.write(f"{n}. {_heading(hit.title, hit.section)}\n   {hit.url}\n   ref: {hit.ref}\n")
         body = hit.text if args.full_text else hit.snippet
         if body:
             out.write("".join(f"   {line}\n" for line in body.splitlines()))
@@ -120,8 +153,15 @@ def _read(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         _dump(asdict(doc), out)
     else:
-        out.write(f"{doc.title} — {doc.section}\n{doc.url}\n\n{doc.text.rstrip()}\n")
+        out.write(f"{_heading(doc.title, doc.section)}\n{doc.url}\n\n{doc.text.rstrip()}\n")
     return 0
+
+
+def _heading(title: str, section: str) -> str:
+    """The heading path, which normally starts with the page title: print the title once."""
+    if not section or section == title or section.startswith(f"{title} > "):
+        return section or title
+    return f"{title} — {section}"
 
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
@@ -170,13 +210,34 @@ def _info(args: argparse.Namespace, out: TextIO) -> int:
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
     index = _open(args)  # open first: a missing index fails before the transport starts
-    from .server import serve
-
     try:
+        if args.http:
+            _check_port(args.host, args.port)
+        from .server import serve
+
         serve(index, http=args.http, host=args.host, port=args.port)
     finally:
         index.close()
     return 0
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with one line before the HTTP server starts if it could not listen there."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise DocwheelError(f"cannot serve on host {host!r}: {exc.strerror}") from None
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        if os.name != "nt":
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            hint = "; choose another --port" if exc.errno == errno.EADDRINUSE else ""
+            raise DocwheelError(
+                f"cannot listen on {host}:{port}: {exc.strerror or exc}{hint}"
+            ) from None
 
 
 def _build(args: argparse.Namespace, out: TextIO) -> int:

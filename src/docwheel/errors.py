@@ -3,7 +3,8 @@
     DocwheelError
     ├── ConfigError        the sources file is invalid (every problem at once)
     ├── SourceError        a source could not be fetched, read or parsed at build time
-    │   └── FetchError     an HTTP fetch failed (status, timeout, not text, empty)
+    ├── FetchError         an HTTP fetch failed (status, timeout, not text, empty)
+    ├── BuildError         the build cannot write its output where it was asked to
     ├── IndexLoadError     no index where one was expected, or it is unreadable
     ├── QueryError         a query that cannot be searched
     └── UnknownRefError    read() was given a ref that is not in the index
@@ -39,6 +40,10 @@ class SourceError(DocwheelError):
         self.where = where
         self.reason = reason
         super().__init__(f"source {source!r} ({where}): {reason}")
+
+
+class BuildError(DocwheelError):
+    """The build cannot write where it was asked to (it never deletes what is not an index)."""
 
 
 class FetchError(DocwheelError):

@@ -4,7 +4,8 @@ Handlers adapt and nothing else; ranking, snippets and error wording live in the
 Every ``DocwheelError`` becomes a ``ToolError`` whose text the model can act on.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the SDK evaluates tool signatures, and the
+# descriptions below close over this index's source names.
 
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from typing import Annotated
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from . import __version__
 from .api import DocIndex
@@ -42,6 +43,14 @@ class SearchHit(BaseModel):
     snippet: str = Field(description="Best-matching passage, matched words in **bold**.")
     score: float
     text: str | None = Field(default=None, description="Full section text (full_text=true).")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_text(self, handler: SerializerFunctionWrapHandler) -> dict:
+        # Without full_text a null `text` on every hit is noise in the model's context.
+        data = handler(self)
+        if data.get("text") is None:
+            data.pop("text", None)
+        return data
 
 
 class SearchDocsResult(BaseModel):
