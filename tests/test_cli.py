@@ -323,3 +323,22 @@ def test_readme_documents_every_command_and_tool(index_dir):
         row = next((line for line in readme.splitlines() if line.startswith(f"| `{tool}`")), None)
         assert row is not None, f"README.md has no table row for {tool}"
         assert all(f"`{arg}" in row for arg in arguments), (tool, arguments, row)
+
+
+def test_reading_commands_import_neither_network_code_nor_the_mcp_sdk(index_dir):
+    """Run-time reading never loads the fetch module (the only network code) or the SDK."""
+    script = (
+        "import sys, io, contextlib\n"
+        "from docwheel.cli import main\n"
+        f"idx = {str(index_dir)!r}\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    for argv in (['search', 'rotate keys'], ['read', 'site:guides/install'],\n"
+        "                 ['list'], ['info']):\n"
+        "        assert main([*argv, '--index', idx]) == 0\n"
+        "loaded = sorted(m for m in sys.modules\n"
+        "                if m in ('docwheel.fetch', 'docwheel.build', 'docwheel.sources', 'mcp'))\n"
+        "print(loaded)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"

@@ -203,3 +203,67 @@ def test_llms_txt_skips_images_and_understands_angle_brackets_and_link_titles():
 
 def test_llms_txt_without_links_is_empty():
     assert parse_llms_txt("", base_url="https://x.io/llms.txt") == []
+
+
+VITEPRESS = """\
+---
+url: /guide/spies.md
+description: >-
+  Spies record calls,
+  arguments and return values.
+---
+
+# Spies
+
+Intro text.
+
+```yaml
+---
+url: /not/a/page.md
+---
+```
+
+## Creating a spy
+
+Call `spy()`.
+
+---
+
+---
+url: /guide/stubs.md
+---
+
+# Stubs
+
+Stubs replace functions.
+"""
+
+
+def test_vitepress_layout_splits_at_frontmatter_blocks_with_url():
+    pages, messages = split(VITEPRESS)
+    assert messages == []
+    assert [(p.url, p.path, p.title) for p in pages] == [
+        ("/guide/spies.md", "guide/spies", "Spies"),
+        ("/guide/stubs.md", "guide/stubs", "Stubs"),
+    ]
+    assert pages[0].description == "Spies record calls, arguments and return values."
+    assert [s.heading for s in pages[0].sections] == ["", "Creating a spy"]
+    assert "url: /not/a/page.md" in pages[0].sections[0].text  # fenced: not a page
+    assert "---" not in pages[0].sections[-1].text  # the joining rule belongs to no page
+
+
+def test_vitepress_urls_resolve_against_base_url():
+    pages, _ = split(VITEPRESS, base_url="https://sinonjs.org/")
+    assert pages[1].url == "https://sinonjs.org/guide/stubs.md"
+
+
+def test_real_vitepress_llms_full_splits_into_the_documented_page_count():
+    corpus = CORPORA / "sinon-llms-full"
+    if not corpus.is_dir():
+        pytest.skip(f"{corpus} is not available")
+    stated = re.search(r"(\d+) pages", (corpus / "SOURCE.md").read_text(encoding="utf-8"))
+    pages, messages = split((corpus / "llms-full.txt").read_text(encoding="utf-8"))
+    assert stated is not None and len(pages) == int(stated.group(1)) == 222
+    assert messages == []
+    assert all(p.url.startswith("/") and p.url.endswith(".md") for p in pages)
+    assert sum(1 for p in pages if p.description) == 219

@@ -19,6 +19,7 @@ from .markdown import (
     normalize_text,
     page_path_from_url,
     parse_markdown,
+    split_frontmatter,
     strip_inline,
     title_from_path,
 )
@@ -62,6 +63,48 @@ def _source_starts(
     return starts
 
 
+_YAML_LINE = re.compile(r"^(?:[A-Za-z_][\w-]*:(?:\s.*)?|\s+\S.*|)$")
+_FRONTMATTER_SCAN = 60  # lines a page's frontmatter block may span
+
+
+def _frontmatter_starts(
+    lines: Sequence[str], kinds: Sequence[str], base_url: str | None
+) -> list[_Start]:
+    """vitepress-plugin-llms: every page opens with a ``---`` YAML block that has ``url:``.
+
+    ``body`` is the opening ``---`` line itself, so the page keeps its frontmatter (and with
+    it ``description``) for ``parse_markdown``; the title comes from the page's ``# `` line.
+    """
+    starts = []
+    i = 0
+    while i < len(lines):
+        if kinds[i] != PROSE or lines[i].strip() != "---":
+            i += 1
+            continue
+        end = next(
+            (j for j in range(i + 1, min(len(lines), i + _FRONTMATTER_SCAN)) if lines[j].strip() == "---"),
+            None,
+        )
+        block = lines[i + 1 : end] if end else []
+        url = _frontmatter_url(block)
+        if url is None:
+            i += 1
+            continue
+        starts.append(_Start(i, i, "", urljoin(base_url, url) if base_url else url))
+        i = end + 1  # type: ignore[operator]
+    return starts
+
+
+def _frontmatter_url(block: Sequence[str]) -> str | None:
+    if not block or not all(_YAML_LINE.match(line) for line in block):
+        return None
+    if not any(line.startswith("url:") for line in block):
+        return None
+    meta, _body, _warning = split_frontmatter("---\n" + "\n".join(block) + "\n---\n")
+    url = meta.get("url")
+    return url.strip() if isinstance(url, str) and url.strip() else None
+
+
 def _heading_starts(
     lines: Sequence[str], kinds: Sequence[str], base_url: str | None
 ) -> list[_Start]:
@@ -82,16 +125,22 @@ def split_llms_full(
     max_level: int = 3,
     warn: Callable[[str], None] | None = None,
 ) -> list[Page]:
-    """Split a Mintlify llms-full.txt into pages, one per ``# Title`` + ``Source:`` pair.
+    """Split an llms-full.txt into pages.
 
-    Without any such pair the file is split at top-level ``# `` headings instead (with a
-    warning), each page addressed by ``base_url#slug`` and given the slug as its path.
+    Mintlify files: one page per ``# Title`` + ``Source:`` pair. vitepress-plugin-llms files:
+    one page per ``---`` frontmatter block with a ``url:``. Without either, the file is split
+    at top-level ``# `` headings (with a warning), each page addressed by ``base_url#slug``
+    and given the slug as its path.
     """
     say = warn or (lambda message: None)
     text = normalize_text(text)
     lines = text.split("\n")
     kinds = classify_lines(lines)
     starts = _source_starts(lines, kinds, base_url)
+    by_frontmatter = False
+    if not starts:
+        starts = _frontmatter_starts(lines, kinds, base_url)
+        by_frontmatter = bool(starts)
     by_heading = not starts
     if by_heading:
         starts = _heading_starts(lines, kinds, base_url)
@@ -117,17 +166,21 @@ def split_llms_full(
     pages = []
     for k, start in enumerate(starts):
         end = starts[k + 1].line if k + 1 < len(starts) else len(lines)
-        title = strip_inline(start.title) or start.title
         path = start.url.rsplit("#", 1)[-1] if by_heading else page_path_from_url(start.url)
-        body = "\n".join(lines[start.body : end])
+        body_lines = lines[start.body : end]
+        if by_frontmatter:
+            # Pages are joined by a bare "---" line; it belongs to neither page.
+            while body_lines and body_lines[-1].strip() in ("", "---"):
+                body_lines.pop()
+        title = strip_inline(start.title) or start.title or title_from_path(path)
         page = parse_markdown(
-            body,
+            "\n".join(body_lines),
             url=start.url,
             path=path,
             fallback_title=title,
             max_level=max_level,
             warn=lambda message, path=path: say(f"{path}: {message}"),
-            title=title,
+            title=None if by_frontmatter else title,
         )
         pages.append(page)
     return pages
