@@ -20,6 +20,7 @@ from helpers import FIXTURES, write_config
 from httpserver import HTTPTestServer
 
 import docwheel
+from docwheel.api import INDEX_FORMAT
 from docwheel.build import build_from_file, build_index
 from docwheel.config import load_config
 from docwheel.errors import BuildError, ConfigError, SourceError
@@ -75,7 +76,7 @@ def test_llms_full_by_url_builds_pages_sections_and_manifest(
     manifest = build_from_file(config, out, version="2026.11.01")
 
     assert json.loads((out / "manifest.json").read_text(encoding="utf-8")) == manifest
-    assert manifest["index_format"] == 1
+    assert manifest["index_format"] == INDEX_FORMAT
     assert manifest["name"] == "example-docs"
     assert manifest["version"] == "2026.11.01"
     assert manifest["docwheel_version"] == docwheel.__version__

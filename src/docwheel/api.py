@@ -19,7 +19,7 @@ from .snippets import make_snippet
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 1
+INDEX_FORMAT = 2
 MAX_LIMIT = 50
 
 
@@ -109,10 +109,9 @@ class DocIndex:
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
         source = self._check_source(source)
-        q, warnings = self._wix.parse(query)
-        raw, total = self._wix.search(q, source=source, limit=limit)
-        terms = self._wix.query_terms(q)
-        hits = tuple(self._hit(r.fields, r.score, terms, full_text) for r in raw)
+        outcome = self._wix.search(query, source=source, limit=limit)
+        warnings, total = list(outcome.warnings), outcome.total
+        hits = tuple(self._hit(r.fields, r.score, outcome.terms, full_text) for r in outcome.hits)
         if not hits:
             where = f" in source {source!r}" if source else ""
             warnings.append(f"no results for {query!r}{where}; try fewer or more general words")
@@ -133,7 +132,7 @@ class DocIndex:
             url=_section_url(doc),
             source=doc["source"],
             section=doc["section"],
-            snippet=make_snippet(doc["content"], terms, self._wix.analyze),
+            snippet=make_snippet(doc["content"], terms, self._wix.word_terms),
             score=round(score, 4),
             text=doc["content"] if full_text else None,
         )

@@ -8,8 +8,10 @@ gets its own searcher (a shared Whoosh searcher corrupts results under threads).
 from __future__ import annotations
 
 import copy
+import functools
 import gc
 import random
+import re
 import threading
 import warnings
 from collections import defaultdict
@@ -17,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 from whoosh import fields, index, qparser, query, scoring
 from whoosh.analysis import (
     IntraWordFilter,
@@ -28,6 +31,7 @@ from whoosh.analysis import (
 from whoosh.filedb.filestore import FileStorage
 
 from .errors import IndexLoadError, QueryError
+from .ranking import FieldWeight, ImpactIndex, best_per_page, pseudo_frequency
 
 INDEX_NAME = "docwheel"
 
@@ -55,8 +59,16 @@ def make_analyzer():
 
 
 # Where meaning sits in docs: the page title, then the heading path, then the description,
-# then prose; code is searchable but weighs least.
-FIELD_BOOSTS = {"title": 3.0, "heading": 2.0, "description": 1.5, "body": 1.0, "code": 0.5}
+# then prose; code is searchable but weighs least. Titles and headings are short by nature,
+# so their length says little (low b).
+FIELD_WEIGHTS = {
+    "title": FieldWeight(boost=3.0, b=0.3),
+    "heading": FieldWeight(boost=2.0, b=0.3),
+    "description": FieldWeight(boost=1.5, b=0.5),
+    "body": FieldWeight(boost=1.0, b=0.75),
+    "code": FieldWeight(boost=0.5, b=0.75),
+}
+FIELD_BOOSTS = {name: weight.boost for name, weight in FIELD_WEIGHTS.items()}
 SEARCH_FIELDS = tuple(FIELD_BOOSTS)
 MAX_QUERY_WORDS = 64
 # Words in more than this share of the sections only add to the score (split_common_terms).
@@ -119,23 +131,44 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
     try:
         ix = index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
-        count = 0
+        pages: list[int] = []
         try:
             for doc in docs:
                 row = {k: v for k, v in doc.__dict__.items()}
                 row["order"] = list(doc.order)
                 writer.add_document(**row)
-                count += 1
+                pages.append(doc.order[0])
         except BaseException:
             writer.cancel()
             raise
         writer.commit(optimize=True)
+        with ix.reader() as reader:
+            ImpactIndex.from_postings(_pseudo_frequencies(reader), pages).save(directory)
         ix.close()
         # The lock file is only meaningful while writing; an index ships without it.
         (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
-        return count
+        return len(pages)
     finally:
         random.setstate(state)
+
+
+def _pseudo_frequencies(reader) -> dict[str, dict[int, float]]:
+    """term -> {section: BM25F pseudo-frequency}, read back from the finished Whoosh index."""
+    n_docs = reader.doc_count_all()
+    combined: dict[str, dict[int, float]] = defaultdict(dict)
+    for name, weight in FIELD_WEIGHTS.items():
+        lengths = [reader.doc_field_length(d, name, 0) or 0 for d in range(n_docs)]
+        average = sum(lengths) / n_docs if n_docs else 0.0
+        for term in reader.lexicon(name):
+            matcher = reader.postings(name, term)
+            text = term.decode("utf-8")
+            row = combined[text]
+            while matcher.is_active():
+                doc = matcher.id()
+                share = pseudo_frequency(matcher.weight(), lengths[doc], average, weight)
+                row[doc] = row.get(doc, 0.0) + share
+                matcher.next()
+    return combined
 
 
 @dataclass(frozen=True)
@@ -144,12 +177,59 @@ class RawHit:
     score: float
 
 
+@dataclass(frozen=True)
+class Outcome:
+    hits: list[RawHit]
+    total: int  # pages that matched
+    terms: set[str]  # index terms searched for (to mark in snippets)
+    warnings: list[str]
+
+
+# Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
+# field:value, and upper-case AND/OR/NOT. A "?" that ends a word ends a question; it is a
+# wildcard only inside a word (`te?t`).
+_OPERATOR = re.compile(
+    r'"|\w\*|\w\?\w|\b(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\b|(?<![:/])\b[a-z_]+:(?!//)\S'
+)
+
+
+def is_plain(text: str) -> bool:
+    """True when ``text`` is just words (the fast, precomputed path can answer it).
+
+    Parentheses alone are prose ("(Windows COM)", ``stub()``); they group only together
+    with AND/OR/NOT, which already makes a query an operator query.
+    """
+    return not _OPERATOR.search(text)
+
+
+_WORD_ANALYZER = make_analyzer()
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_terms(word: str) -> tuple[str, ...]:
+    return tuple(t.text for t in _WORD_ANALYZER(word))
+
+
+def _no_words(text: str) -> str:
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    return f"query {shown!r} has no words to search for; use a few words from the docs"
+
+
 class WhooshIndex:
     """A read-only view of an index directory, safe to use from several threads."""
 
     def __init__(self, directory: Path):
         self.directory = directory
         self._ix = _open_whoosh(directory)
+        try:
+            self._impacts = ImpactIndex.load(directory)
+        except (OSError, ValueError, KeyError) as exc:
+            self._ix.close()
+            raise IndexLoadError(
+                f"{directory}: the ranking data cannot be read ({exc}); "
+                "reinstall the docs package or rebuild the index"
+            ) from None
+        self._source_masks: dict[str, np.ndarray] = {}
         self._local = threading.local()
         self._searchers: list = []
         self._lock = threading.Lock()
@@ -185,8 +265,12 @@ class WhooshIndex:
     # -- queries -----------------------------------------------------------------------
 
     def analyze(self, text: str) -> list[str]:
-        """The index terms a piece of text turns into (used to mark snippets)."""
+        """The index terms a piece of text turns into."""
         return [t.text for t in self._analyzer(text)]
+
+    def word_terms(self, word: str) -> tuple[str, ...]:
+        """``analyze`` for one word, cached: snippets look up the same words again and again."""
+        return _word_terms(word)
 
     def parse(self, text: str) -> tuple[query.Query, list[str]]:
         """Parse user input into a query and any warnings about how it was read.
@@ -209,10 +293,7 @@ class WhooshIndex:
             warnings.append("query syntax could not be used as written; searched its words")
         q = _lift_negations(q)
         if q is query.NullQuery or _has_match_all(q):
-            shown = text if len(text) <= 60 else text[:57] + "..."
-            raise QueryError(
-                f"query {shown!r} has no words to search for; use a few words from the docs"
-            )
+            raise QueryError(_no_words(text))
         return q, warnings
 
     @staticmethod
@@ -223,8 +304,47 @@ class WhooshIndex:
             terms.add(text.decode() if isinstance(text, bytes) else text)
         return terms
 
-    def search(self, q: query.Query, *, source: str | None, limit: int) -> tuple[list[RawHit], int]:
-        """Top ``limit`` sections for ``q`` (at most one per page) and the matching page count."""
+    def search(self, text: str, *, source: str | None, limit: int) -> Outcome:
+        """Top ``limit`` sections for the query (at most one per page), and how it was read.
+
+        Plain words go through the precomputed BM25F impacts; operator syntax (AND/OR/NOT,
+        phrases, ``field:``, wildcards) through Whoosh's parser and scorer.
+        """
+        if is_plain(text):
+            return self._search_plain(text, source=source, limit=limit)
+        q, warnings = self.parse(text)
+        hits, total = self._search_whoosh(q, source=source, limit=limit)
+        return Outcome(hits, total, self.query_terms(q), warnings)
+
+    def _search_plain(self, text: str, *, source: str | None, limit: int) -> Outcome:
+        warnings: list[str] = []
+        words = text.split()
+        if len(words) > MAX_QUERY_WORDS:
+            text = " ".join(words[:MAX_QUERY_WORDS])
+            warnings.append(f"query is long; searched its first {MAX_QUERY_WORDS} words")
+        terms = list(dict.fromkeys(self.analyze(text)))
+        if not terms:
+            raise QueryError(_no_words(text))
+        scores, _matched = self._impacts.scores(terms)
+        if source:
+            scores = np.where(self._source_mask(source), scores, 0.0)
+        chosen, total = best_per_page(scores, self._impacts.pages, limit)
+        searcher = self._searcher()
+        hits = [RawHit(dict(searcher.stored_fields(doc)), score) for doc, score in chosen]
+        return Outcome(hits, total, set(terms), warnings)
+
+    def _source_mask(self, source: str) -> np.ndarray:
+        mask = self._source_masks.get(source)
+        if mask is None:
+            mask = np.zeros(self._impacts.n_docs, dtype=bool)
+            docs = list(self._searcher().docs_for_query(query.Term("source", source)))
+            mask[docs] = True
+            self._source_masks[source] = mask
+        return mask
+
+    def _search_whoosh(
+        self, q: query.Query, *, source: str | None, limit: int
+    ) -> tuple[list[RawHit], int]:
         searcher = self._searcher()
         q = split_common_terms(q, searcher.reader(), COMMON_TERM_SHARE)
         flt = query.Term("source", source) if source else None
