@@ -31,7 +31,16 @@ from whoosh.analysis import (
 from whoosh.filedb.filestore import FileStorage
 
 from .errors import IndexLoadError, QueryError
-from .ranking import FieldWeight, ImpactIndex, best_per_page, pseudo_frequency
+from .ranking import (
+    CHANGE_WORDS,
+    CHANGELOG_FACTOR,
+    FieldWeight,
+    ImpactIndex,
+    best_per_page,
+    is_changelog,
+    pseudo_frequency,
+)
+from .spelling import Speller
 
 INDEX_NAME = "docwheel"
 
@@ -42,9 +51,11 @@ STOP_WORDS = frozenset(
     was we what when where which who why will with would you your""".split()
 )
 
-# Keeps dotted, dashed and slashed names whole (asyncio.gather, --transport, a/b) so the
-# intra-word filter can emit both their parts and the merged form.
-_TOKEN_PATTERN = r"\w+(?:[.:\-/]\w+)*"
+# Words, with hyphenated ones kept whole so the intra-word filter can emit both their parts
+# and the merged form (yields-right -> yields, right, yieldsright, as yieldsRight gives).
+# Dots, colons and slashes separate words: asyncio.gather is "asyncio" and "gather", and
+# stub.yieldsRight carries "yieldsright" rather than one "stubyieldsright".
+_TOKEN_PATTERN = r"\w+(?:-\w+)*"
 
 
 def make_analyzer():
@@ -71,8 +82,14 @@ FIELD_WEIGHTS = {
 FIELD_BOOSTS = {name: weight.boost for name, weight in FIELD_WEIGHTS.items()}
 SEARCH_FIELDS = tuple(FIELD_BOOSTS)
 MAX_QUERY_WORDS = 64
-# Words in more than this share of the sections only add to the score (split_common_terms).
-COMMON_TERM_SHARE = 0.05
+SECTION_RANKING, PAGE_RANKING = "rank", "page"
+CHANGELOG_FILE = "page_changelog.npy"
+# How much a section's page counts beside the section itself (chosen on the dev queries).
+PAGE_WEIGHT = 0.5
+# Operator queries: how many words a wildcard may expand to for ranking, and the score of a
+# match none of whose words could be scored.
+MAX_EXPANDED_TERMS = 64
+MATCH_FLOOR = 1e-3
 
 
 def make_schema() -> fields.Schema:
@@ -80,7 +97,7 @@ def make_schema() -> fields.Schema:
     text = {name: fields.TEXT(analyzer=ana, field_boost=boost) for name, boost in FIELD_BOOSTS.items()}
     return fields.Schema(
         ref=fields.ID(stored=True, unique=True),
-        page_ref=fields.ID(stored=True, sortable=True),
+        page_ref=fields.ID(stored=True),
         source=fields.ID(stored=True),
         url=fields.STORED(),
         anchor=fields.STORED(),
@@ -131,19 +148,28 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
     try:
         ix = index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
         writer = ix.writer(limitmb=256)
-        pages: list[int] = []
+        pages: list[int] = []  # dense page number of every section, in write order
+        page_numbers: dict[int, int] = {}
+        changelogs: list[bool] = []  # per dense page
         try:
             for doc in docs:
                 row = {k: v for k, v in doc.__dict__.items()}
                 row["order"] = list(doc.order)
                 writer.add_document(**row)
-                pages.append(doc.order[0])
+                if doc.order[0] not in page_numbers:
+                    page_path = doc.page_ref.partition(":")[2]
+                    changelogs.append(is_changelog(doc.page_title, page_path))
+                pages.append(page_numbers.setdefault(doc.order[0], len(page_numbers)))
         except BaseException:
             writer.cancel()
             raise
         writer.commit(optimize=True)
         with ix.reader() as reader:
-            ImpactIndex.from_postings(_pseudo_frequencies(reader), pages).save(directory)
+            by_section, by_page = _pseudo_frequencies(reader, pages)
+        ImpactIndex.from_postings(by_section, pages).save(directory, SECTION_RANKING)
+        ImpactIndex.from_postings(by_page, range(len(page_numbers))).save(directory, PAGE_RANKING)
+        with open(directory / CHANGELOG_FILE, "wb") as f:
+            np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
         ix.close()
         # The lock file is only meaningful while writing; an index ships without it.
         (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
@@ -152,23 +178,44 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
         random.setstate(state)
 
 
-def _pseudo_frequencies(reader) -> dict[str, dict[int, float]]:
-    """term -> {section: BM25F pseudo-frequency}, read back from the finished Whoosh index."""
+def _pseudo_frequencies(
+    reader, pages: list[int]
+) -> tuple[dict[str, dict[int, float]], dict[str, dict[int, float]]]:
+    """BM25F pseudo-frequencies per term, for sections and for whole pages.
+
+    Read back from the finished Whoosh index, so ranking sees exactly the terms Whoosh
+    indexed. A page is the concatenation of its sections, except its title, which every
+    section repeats: for that field a page counts it once.
+    """
     n_docs = reader.doc_count_all()
-    combined: dict[str, dict[int, float]] = defaultdict(dict)
+    n_pages = max(pages, default=-1) + 1
+    sections: dict[str, dict[int, float]] = defaultdict(dict)
+    whole: dict[str, dict[int, float]] = defaultdict(dict)
     for name, weight in FIELD_WEIGHTS.items():
+        once = name == "title"
         lengths = [reader.doc_field_length(d, name, 0) or 0 for d in range(n_docs)]
+        page_lengths = [0] * n_pages
+        for doc, length in enumerate(lengths):
+            page = pages[doc]
+            page_lengths[page] = max(page_lengths[page], length) if once else page_lengths[page] + length
         average = sum(lengths) / n_docs if n_docs else 0.0
+        page_average = sum(page_lengths) / n_pages if n_pages else 0.0
         for term in reader.lexicon(name):
             matcher = reader.postings(name, term)
             text = term.decode("utf-8")
-            row = combined[text]
+            row = sections[text]
+            page_tf: dict[int, float] = {}
             while matcher.is_active():
-                doc = matcher.id()
-                share = pseudo_frequency(matcher.weight(), lengths[doc], average, weight)
-                row[doc] = row.get(doc, 0.0) + share
+                doc, tf = matcher.id(), matcher.weight()
+                row[doc] = row.get(doc, 0.0) + pseudo_frequency(tf, lengths[doc], average, weight)
+                page = pages[doc]
+                page_tf[page] = max(page_tf.get(page, 0.0), tf) if once else page_tf.get(page, 0.0) + tf
                 matcher.next()
-    return combined
+            page_row = whole[text]
+            for page, tf in page_tf.items():
+                share = pseudo_frequency(tf, page_lengths[page], page_average, weight)
+                page_row[page] = page_row.get(page, 0.0) + share
+    return sections, whole
 
 
 @dataclass(frozen=True)
@@ -203,11 +250,16 @@ def is_plain(text: str) -> bool:
 
 
 _WORD_ANALYZER = make_analyzer()
+# Query terms that ask for changes, so changelogs keep their full score.
+CHANGE_TERMS = frozenset(t.text for t in _WORD_ANALYZER(" ".join(CHANGE_WORDS)))
 
 
 @functools.lru_cache(maxsize=65536)
 def _word_terms(word: str) -> tuple[str, ...]:
     return tuple(t.text for t in _WORD_ANALYZER(word))
+
+
+_EDGE_PUNCTUATION = "\"'.,;:!?()[]{}<>"
 
 
 def _no_words(text: str) -> str:
@@ -222,7 +274,10 @@ class WhooshIndex:
         self.directory = directory
         self._ix = _open_whoosh(directory)
         try:
-            self._impacts = ImpactIndex.load(directory)
+            self._impacts = ImpactIndex.load(directory, SECTION_RANKING)
+            self._page_impacts = ImpactIndex.load(directory, PAGE_RANKING)
+            changelog_pages = np.load(directory / CHANGELOG_FILE, allow_pickle=False)
+            self._changelog = changelog_pages[self._impacts.pages]  # per section
         except (OSError, ValueError, KeyError) as exc:
             self._ix.close()
             raise IndexLoadError(
@@ -230,6 +285,8 @@ class WhooshIndex:
                 "reinstall the docs package or rebuild the index"
             ) from None
         self._source_masks: dict[str, np.ndarray] = {}
+        self.page_weight = PAGE_WEIGHT
+        self._speller: Speller | None = None
         self._local = threading.local()
         self._searchers: list = []
         self._lock = threading.Lock()
@@ -278,10 +335,6 @@ class WhooshIndex:
         Malformed operator syntax falls back to the plain words, never an exception.
         """
         warnings: list[str] = []
-        words = text.split()
-        if len(words) > MAX_QUERY_WORDS:
-            text = " ".join(words[:MAX_QUERY_WORDS])
-            warnings.append(f"query is long; searched its first {MAX_QUERY_WORDS} words")
         try:
             q = self._parser.parse(text)
         except Exception:
@@ -296,42 +349,81 @@ class WhooshIndex:
             raise QueryError(_no_words(text))
         return q, warnings
 
-    @staticmethod
-    def query_terms(q: query.Query) -> set[str]:
-        """The index terms a parsed query looks for (to mark them in snippets)."""
-        terms = set()
-        for _field, text in q.iter_all_terms():
-            terms.add(text.decode() if isinstance(text, bytes) else text)
-        return terms
-
     def search(self, text: str, *, source: str | None, limit: int) -> Outcome:
         """Top ``limit`` sections for the query (at most one per page), and how it was read.
 
-        Plain words go through the precomputed BM25F impacts; operator syntax (AND/OR/NOT,
-        phrases, ``field:``, wildcards) through Whoosh's parser and scorer.
+        Ranking is always BM25F from the precomputed impacts. Plain words are scored
+        directly; operator syntax (AND/OR/NOT, phrases, ``field:``, wildcards) is parsed by
+        Whoosh, which decides which sections match, and the impacts order those sections.
         """
-        if is_plain(text):
-            return self._search_plain(text, source=source, limit=limit)
-        q, warnings = self.parse(text)
-        hits, total = self._search_whoosh(q, source=source, limit=limit)
-        return Outcome(hits, total, self.query_terms(q), warnings)
-
-    def _search_plain(self, text: str, *, source: str | None, limit: int) -> Outcome:
         warnings: list[str] = []
         words = text.split()
         if len(words) > MAX_QUERY_WORDS:
             text = " ".join(words[:MAX_QUERY_WORDS])
             warnings.append(f"query is long; searched its first {MAX_QUERY_WORDS} words")
-        terms = list(dict.fromkeys(self.analyze(text)))
-        if not terms:
-            raise QueryError(_no_words(text))
-        scores, _matched = self._impacts.scores(terms)
+        matching = None
+        if is_plain(text):
+            terms, corrections = self._plain_terms(text)
+            if not terms:
+                raise QueryError(_no_words(text))
+            warnings += [f"searched for {new!r} instead of {old!r}" for old, new in corrections]
+        else:
+            q, parse_warnings = self.parse(text)
+            warnings += parse_warnings
+            terms = self._query_terms(q)
+            matching = np.fromiter(self._searcher().docs_for_query(q), dtype=np.int64)
+        scores = self._score(terms)
+        if matching is not None:
+            # Whoosh decides what matches; a match with no scored term (a wildcard over rare
+            # words) still counts, below every scored one.
+            allowed = np.zeros(len(scores), dtype=bool)
+            allowed[matching] = True
+            scores = np.where(allowed, scores + MATCH_FLOOR, 0.0)
         if source:
             scores = np.where(self._source_mask(source), scores, 0.0)
         chosen, total = best_per_page(scores, self._impacts.pages, limit)
         searcher = self._searcher()
         hits = [RawHit(dict(searcher.stored_fields(doc)), score) for doc, score in chosen]
         return Outcome(hits, total, set(terms), warnings)
+
+    def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
+        """The index terms of a plain query, unknown words replaced by their nearest known term."""
+        vocabulary = self._impacts.vocabulary
+        terms: list[str] = []
+        corrections: list[tuple[str, str]] = []
+        for word in text.split():
+            fixes = []
+            for term in self.analyze(word):
+                fixed = self._speller_for().suggest(term) if term not in vocabulary else None
+                if fixed:
+                    fixes.append(fixed)
+                terms.append(fixed or term)
+            if fixes:
+                corrections.append((word.strip(_EDGE_PUNCTUATION), max(fixes, key=len)))
+        return list(dict.fromkeys(terms)), corrections
+
+    def _speller_for(self) -> Speller:
+        if self._speller is None:
+            self._speller = Speller(self._impacts.vocabulary, self._impacts.document_frequency)
+        return self._speller
+
+    def _score(self, terms: list[str]) -> np.ndarray:
+        scores, matched = self._impacts.scores(terms)
+        if self.page_weight:
+            # A section is also judged by its page: words the question shares with the rest
+            # of the page (its title, other sections) are evidence the page answers it.
+            page_scores, _ = self._page_impacts.scores(terms)
+            scores = scores + self.page_weight * page_scores[self._impacts.pages]
+            scores[matched == 0] = 0.0
+        if not CHANGE_TERMS.intersection(terms):
+            scores = np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
+        return scores
+
+    def _query_terms(self, q: query.Query) -> list[str]:
+        """Index terms of a parsed query, wildcards expanded to the words they match."""
+        found = q.existing_terms(self._searcher().reader(), phrases=True, expand=True)
+        terms = sorted({text.decode() if isinstance(text, bytes) else text for _f, text in found})
+        return terms[:MAX_EXPANDED_TERMS]
 
     def _source_mask(self, source: str) -> np.ndarray:
         mask = self._source_masks.get(source)
@@ -341,21 +433,6 @@ class WhooshIndex:
             mask[docs] = True
             self._source_masks[source] = mask
         return mask
-
-    def _search_whoosh(
-        self, q: query.Query, *, source: str | None, limit: int
-    ) -> tuple[list[RawHit], int]:
-        searcher = self._searcher()
-        q = split_common_terms(q, searcher.reader(), COMMON_TERM_SHARE)
-        flt = query.Term("source", source) if source else None
-        results = searcher.search(q, limit=limit, filter=flt, collapse="page_ref", collapse_limit=1)
-        hits = [RawHit(dict(hit.fields()), float(hit.score)) for hit in results]
-        pages = searcher.reader().column_reader("page_ref")
-        allowed = set(searcher.docs_for_query(flt)) if flt is not None else None
-        matched = {
-            pages[doc] for doc in searcher.docs_for_query(q) if allowed is None or doc in allowed
-        }
-        return hits, len(matched)
 
     # -- stored documents --------------------------------------------------------------
 
@@ -392,29 +469,6 @@ def _open_whoosh(directory: Path):
         f"{directory}: the search index cannot be read ({failure}); "
         "reinstall the docs package or rebuild the index"
     )
-
-
-def split_common_terms(q: query.Query, reader, share: float) -> query.Query:
-    """Score very common words only on sections that match a rarer word of the query.
-
-    In a plain OR query, a word found in a large share of the sections (``fastmcp`` in the
-    FastMCP docs) adds little to ranking but dominates the cost, because every section it
-    occurs in must be scored. As in Lucene's common-terms query, such words become optional
-    (``AndMaybe``): they still lift the sections that match the rare words.
-    """
-    if not isinstance(q, query.Or) or not all(isinstance(t, query.Term) for t in q.subqueries):
-        return q
-    limit = share * max(1, reader.doc_count())
-    frequency: dict[str, int] = defaultdict(int)
-    for term in q.subqueries:
-        if (term.fieldname, term.text) in reader:
-            frequency[term.text] = max(frequency[term.text], reader.doc_frequency(term.fieldname, term.text))
-    common = {text for text, df in frequency.items() if df > limit}
-    rare = [t for t in q.subqueries if t.text not in common]
-    if not common or not rare:
-        return q
-    optional = [t for t in q.subqueries if t.text in common]
-    return query.AndMaybe(_with_subqueries(q, rare), _with_subqueries(q, optional))
 
 
 def _lift_negations(q: query.Query) -> query.Query:

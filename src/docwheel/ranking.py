@@ -15,14 +15,33 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 K1 = 1.2
-FILES = ("rank_terms.json", "rank_docs.npy", "rank_impacts.npy", "rank_pages.npy")
+# Pages that list changes (changelogs, release notes, "what's new") mention every feature
+# in passing; they rank below the guide that explains it unless the query asks for changes.
+CHANGELOG_FACTOR = 0.5
+_CHANGELOG = re.compile(
+    r"change-?log|release[-_ ]?notes|(^|/)releases?($|/)|what-?s-new|(^|/)updates($|/)"
+    r"|-notes($|/)|(^|/)news($|/)|key changes",
+    re.IGNORECASE,
+)
+CHANGE_WORDS = (
+    "change changes changed changelog release releases released new update updates version "
+    "versions upgrade upgrading migrate migration breaking deprecated deprecation removed added"
+).split()
+
+
+def is_changelog(title: str, path: str) -> bool:
+    """Whether a page (by its title or its path) is a changelog or release notes."""
+    slug = re.sub(r"[^a-z0-9/]+", "-", f"{path}".lower())
+    return bool(_CHANGELOG.search(slug) or _CHANGELOG.search(title.replace("'", "")))
+SUFFIXES = ("_terms.json", "_docs.npy", "_impacts.npy", "_pages.npy")
 
 
 @dataclass(frozen=True)
@@ -68,9 +87,10 @@ class ImpactIndex:
     def from_postings(
         cls,
         postings: Mapping[str, Mapping[int, float]],
-        pages: Sequence[int],
+        pages: Iterable[int],
     ) -> ImpactIndex:
         """``postings`` maps term -> {section: pseudo-frequency} (see ``pseudo_frequency``)."""
+        pages = np.fromiter(pages, dtype=np.int32)
         n_docs = len(pages)
         vocabulary: dict[str, tuple[int, int]] = {}
         doc_parts: list[np.ndarray] = []
@@ -89,26 +109,28 @@ class ImpactIndex:
             vocabulary,
             np.concatenate(doc_parts) if doc_parts else empty_i,
             np.concatenate(weight_parts) if weight_parts else empty_f,
-            np.asarray(pages, dtype=np.int32),
+            pages,
         )
 
-    def save(self, directory: Path) -> None:
+    def save(self, directory: Path, prefix: str) -> None:
         terms = sorted(self.vocabulary)
         table = {"terms": terms, "spans": [list(self.vocabulary[t]) for t in terms]}
-        (directory / FILES[0]).write_text(json.dumps(table, separators=(",", ":")), encoding="utf-8")
-        for name, array in zip(FILES[1:], (self.docs, self.weights, self.pages)):
-            with open(directory / name, "wb") as f:
+        text = json.dumps(table, separators=(",", ":"))
+        (directory / f"{prefix}{SUFFIXES[0]}").write_text(text, encoding="utf-8")
+        for suffix, array in zip(SUFFIXES[1:], (self.docs, self.weights, self.pages)):
+            with open(directory / f"{prefix}{suffix}", "wb") as f:
                 np.save(f, array, allow_pickle=False)
 
     # -- run-time side ---------------------------------------------------------------
 
     @classmethod
-    def load(cls, directory: Path) -> ImpactIndex:
+    def load(cls, directory: Path, prefix: str) -> ImpactIndex:
         """Open the arrays memory-mapped (read-only; nothing is copied until used)."""
-        table = json.loads((directory / FILES[0]).read_text(encoding="utf-8"))
+        table = json.loads((directory / f"{prefix}{SUFFIXES[0]}").read_text(encoding="utf-8"))
         vocabulary = {t: (s[0], s[1]) for t, s in zip(table["terms"], table["spans"])}
         docs, weights, pages = (
-            np.load(directory / name, mmap_mode="r", allow_pickle=False) for name in FILES[1:]
+            np.load(directory / f"{prefix}{suffix}", mmap_mode="r", allow_pickle=False)
+            for suffix in SUFFIXES[1:]
         )
         return cls(vocabulary, docs, weights, pages)
 

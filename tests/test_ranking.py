@@ -1,0 +1,142 @@
+"""Ranking rules, pinned on a small fixture: identifiers, typos, changelogs, operators."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import docwheel
+from docwheel.build import build_from_file
+from docwheel.ranking import ImpactIndex, best_per_page, impacts, is_changelog
+from docwheel.spelling import Speller, edit_distance
+
+from helpers import FIXTURES, write_config
+
+
+@pytest.fixture(scope="module")
+def docs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ranking")
+    config = write_config(
+        root,
+        f"name: mock\nsources:\n  - name: mock\n    kind: llms-full\n"
+        f"    path: {FIXTURES / 'ranking' / 'llms-full.txt'}\n",
+    )
+    build_from_file(config, root / "index")
+    with docwheel.open_index(root / "index") as index:
+        yield index
+
+
+def first_url(docs, query: str, **kwargs) -> str:
+    result = docs.search(query, **kwargs)
+    assert result.results, f"no results for {query!r}"
+    return result.results[0].url.split("#")[0]
+
+
+def test_question_finds_the_answering_section_without_the_title_words(docs):
+    hit = docs.search("how do I make it return something else the second time?").results[0]
+    assert hit.url == "https://mock.example/stubs#return-a-different-value-on-each-call"
+
+
+def test_camel_case_identifier_finds_its_own_page_first(docs):
+    assert first_url(docs, "yieldsRight") == "https://mock.example/stubs/yields-right"
+
+
+@pytest.mark.parametrize(
+    "query", ["gather", "asyncio.gather", "PLANE_API_KEY", "snake_case_name", "plane api key"]
+)
+def test_identifier_parts_and_whole_names_both_match(docs, query):
+    assert first_url(docs, query) == "https://mock.example/asyncio"
+
+
+def test_typo_is_corrected_from_the_index_vocabulary_and_said(docs):
+    result = docs.search("stub rejcts with an error")
+    assert result.results[0].url == "https://mock.example/stubs/rejects"
+    assert any("instead of 'rejcts'" in w for w in result.warnings)
+
+
+def test_known_words_are_never_corrected(docs):
+    assert not any("instead of" in w for w in docs.search("stub yields").warnings)
+
+
+def test_changelog_ranks_below_the_guide(docs):
+    # Without the demotion the short changelog entry would outscore the guide here.
+    assert first_url(docs, "request times out cancelled") == "https://mock.example/guides/timeouts"
+
+
+def test_changelog_keeps_its_rank_when_the_query_asks_for_changes(docs):
+    assert first_url(docs, "what changed: timeout_seconds added") == "https://mock.example/changelog"
+
+
+def test_operator_queries_match_by_whoosh_and_rank_by_bm25f(docs):
+    result = docs.search('"callback argument" AND last')
+    assert [h.url for h in result.results] == ["https://mock.example/stubs/yields-right"]
+    assert docs.search("yield* NOT last").results[0].url == "https://mock.example/stubs/yields"
+
+
+def test_a_question_mark_is_not_a_wildcard(docs):
+    assert first_url(docs, "can a stub call through to the original?") == (
+        "https://mock.example/stubs"
+    )
+
+
+# -- pure parts ----------------------------------------------------------------------------
+
+
+def test_impacts_grow_with_frequency_and_saturate():
+    values = impacts(np.array([1.0, 2.0, 50.0]), n_docs=100)
+    assert values[0] < values[1] < values[2] < 2.2 * values[0]
+
+
+def test_rare_terms_weigh_more_than_common_ones():
+    rare = impacts(np.ones(2), n_docs=100)[0]
+    common = impacts(np.ones(90), n_docs=100)[0]
+    assert rare > 5 * common
+
+
+def test_best_per_page_keeps_one_section_per_page_and_counts_pages():
+    scores = np.array([0.5, 3.0, 2.0, 0.0, 1.0], dtype=np.float32)
+    pages = np.array([0, 0, 1, 1, 2], dtype=np.int32)
+    chosen, total = best_per_page(scores, pages, limit=10)
+    assert chosen == [(1, 3.0), (2, 2.0), (4, 1.0)]
+    assert total == 3
+    assert best_per_page(scores, pages, limit=1)[0] == [(1, 3.0)]
+
+
+def test_impact_index_round_trips_through_files(tmp_path):
+    built = ImpactIndex.from_postings({"b": {0: 1.0}, "a": {1: 2.0, 0: 1.0}}, [0, 0])
+    built.save(tmp_path, "t")
+    loaded = ImpactIndex.load(tmp_path, "t")
+    total, matched = loaded.scores(["a", "b", "missing"])
+    assert matched.tolist() == [2, 1]
+    assert total[0] > 0 and total[1] > 0
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "distance"),
+    [("reject", "reject", 0), ("rejct", "reject", 1), ("verfiy", "verify", 1), ("abc", "xyz", 3)],
+)
+def test_edit_distance_counts_transpositions_once(a, b, distance):
+    assert edit_distance(a, b, limit=3) == distance
+
+
+def test_speller_prefers_the_closest_then_the_most_common_term():
+    frequency = {"restore": 5, "restart": 50, "rest": 9}.get
+    speller = Speller(["restore", "restart", "rest"], lambda t: frequency(t) or 0)
+    assert speller.suggest("restor") == "restore"
+    assert speller.suggest("xyz") is None
+    assert speller.suggest("res") is None  # too short to correct
+
+
+@pytest.mark.parametrize(
+    ("title", "path", "expected"),
+    [
+        ("Changelog", "changelog", True),
+        ("Key Changes", "specification/draft/changelog", True),
+        ("What's New in 4.0", "getting-started/whats-new", True),
+        ("Release Notes", "release-notes", True),
+        ("Tools", "servers/tools", False),
+        ("Update a tool", "servers/updating-tools", False),
+    ],
+)
+def test_changelog_pages_are_recognised_by_title_or_path(title, path, expected):
+    assert is_changelog(title, path) is expected
