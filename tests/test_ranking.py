@@ -140,3 +140,34 @@ def test_speller_prefers_the_closest_then_the_most_common_term():
 )
 def test_changelog_pages_are_recognised_by_title_or_path(title, path, expected):
     assert is_changelog(title, path) is expected
+
+
+def test_explain_accounts_for_the_score(docs):
+    hit = docs.search("yieldsRight last callback", explain=True).results[0]
+    why = hit.explain
+    assert set(why["matched"]) >= {"yieldsright", "callback"}
+    assert why["matched"]["yieldsright"]["fields"].keys() >= {"title"}
+    for term in why["matched"].values():
+        assert sum(term["fields"].values()) == pytest.approx(term["score"], rel=1e-3)
+    rebuilt = (
+        (why["section_score"] + why["page_weight"] * why["page_score"])
+        * why["coverage"]
+        * why["changelog_factor"]
+    )
+    assert rebuilt == pytest.approx(hit.score, rel=1e-3)
+
+
+def test_explain_shows_the_changelog_factor(docs):
+    hits = docs.search("request times out cancelled", explain=True).results
+    changelog = next(h for h in hits if "changelog" in h.url)
+    assert changelog.explain["changelog_factor"] == 0.5
+
+
+def test_results_are_pages_unless_sections_are_asked_for(docs):
+    pages = docs.search("stub call", limit=10)
+    sections = docs.search("stub call", limit=10, sections=True)
+    page_refs = [h.ref.split("#")[0] for h in pages.results]
+    assert len(page_refs) == len(set(page_refs))
+    section_pages = [h.ref.split("#")[0] for h in sections.results]
+    assert len(section_pages) > len(set(section_pages))  # several sections of one page
+    assert sections.total >= pages.total

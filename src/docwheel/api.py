@@ -102,16 +102,32 @@ class DocIndex:
         source: str | None = None,
         limit: int = 10,
         full_text: bool = False,
+        sections: bool = False,
+        explain: bool = False,
     ) -> SearchResult:
-        """Best pages for ``query``, one result per page (its best-matching section)."""
+        """Best pages for ``query``, one result per page (its best-matching section).
+
+        ``sections=True`` returns the best sections instead, several per page if they
+        rank so; ``explain=True`` adds to each hit why it ranked (``Hit.explain``).
+        """
         if not isinstance(query, str) or not query.strip():
             raise QueryError("empty query: give a few words to search for")
         if not 1 <= limit <= MAX_LIMIT:
             raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
         source = self._check_source(source)
-        outcome = self._wix.search(query, source=source, limit=limit)
+        outcome = self._wix.search(query, source=source, limit=limit, per_page=not sections)
         warnings, total = list(outcome.warnings), outcome.total
-        hits = tuple(self._hit(r.fields, r.score, outcome.terms, full_text) for r in outcome.hits)
+        terms = set(outcome.terms)
+        hits = tuple(
+            self._hit(
+                r.fields,
+                r.score,
+                terms,
+                full_text,
+                self._wix.explain(r.doc, outcome.terms) if explain else None,
+            )
+            for r in outcome.hits
+        )
         if not hits:
             where = f" in source {source!r}" if source else ""
             warnings.append(f"no results for {query!r}{where}; try fewer or more general words")
@@ -125,7 +141,9 @@ class DocIndex:
             raise QueryError(f"unknown source {source!r}; valid sources: all, {valid}")
         return source
 
-    def _hit(self, doc: dict, score: float, terms: set[str], full_text: bool) -> Hit:
+    def _hit(
+        self, doc: dict, score: float, terms: set[str], full_text: bool, explain: dict | None
+    ) -> Hit:
         return Hit(
             ref=doc["ref"],
             title=doc["page_title"],
@@ -135,6 +153,7 @@ class DocIndex:
             snippet=make_snippet(doc["content"], terms, self._wix.word_terms),
             score=round(score, 4),
             text=doc["content"] if full_text else None,
+            explain=explain,
         )
 
     # -- reading -----------------------------------------------------------------------

@@ -232,13 +232,14 @@ def _pseudo_frequencies(
 class RawHit:
     fields: dict
     score: float
+    doc: int = -1
 
 
 @dataclass(frozen=True)
 class Outcome:
     hits: list[RawHit]
     total: int  # pages that matched
-    terms: set[str]  # index terms searched for (to mark in snippets)
+    terms: list[str]  # index terms searched for (to rank, explain and mark in snippets)
     warnings: list[str]
 
 
@@ -267,6 +268,14 @@ CHANGE_TERMS = frozenset(t.text for t in _WORD_ANALYZER(" ".join(CHANGE_WORDS)))
 @functools.lru_cache(maxsize=65536)
 def _word_terms(word: str) -> tuple[str, ...]:
     return tuple(t.text for t in _WORD_ANALYZER(word))
+
+
+def _term_frequency(reader, field: str, term: str, doc: int) -> float:
+    if (field, term) not in reader:
+        return 0.0
+    matcher = reader.postings(field, term)
+    matcher.skip_to(doc)
+    return matcher.weight() if matcher.is_active() and matcher.id() == doc else 0.0
 
 
 _EDGE_PUNCTUATION = "\"'.,;:!?()[]{}<>"
@@ -360,7 +369,9 @@ class WhooshIndex:
             raise QueryError(_no_words(text))
         return q, warnings
 
-    def search(self, text: str, *, source: str | None, limit: int) -> Outcome:
+    def search(
+        self, text: str, *, source: str | None, limit: int, per_page: bool = True
+    ) -> Outcome:
         """Top ``limit`` sections for the query (at most one per page), and how it was read.
 
         Ranking is always BM25F from the precomputed impacts. Plain words are scored
@@ -392,10 +403,10 @@ class WhooshIndex:
             scores = np.where(allowed, scores + MATCH_FLOOR, 0.0)
         if source:
             scores = np.where(self._source_mask(source), scores, 0.0)
-        chosen, total = best_per_page(scores, self._impacts.pages, limit)
+        chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
         searcher = self._searcher()
-        hits = [RawHit(dict(searcher.stored_fields(doc)), score) for doc, score in chosen]
-        return Outcome(hits, total, set(terms), warnings)
+        hits = [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
+        return Outcome(hits, total, terms, warnings)
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The index terms of a plain query, unknown words replaced by their nearest known term."""
@@ -432,6 +443,43 @@ class WhooshIndex:
         if not CHANGE_TERMS.intersection(terms):
             scores = np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
         return scores
+
+    def explain(self, doc: int, terms: list[str]) -> dict:
+        """Why section ``doc`` scored what it did for ``terms``: the BM25F contribution of
+        each matched term split across the fields it was found in, the page's share, and
+        the coverage and changelog factors."""
+        reader = self._searcher().reader()
+        n_docs = reader.doc_count_all()
+        matched = {}
+        for term in terms:
+            impact = self._impacts.impact(term, doc)
+            if not impact:
+                continue
+            shares = {}
+            for name, weight in FIELD_WEIGHTS.items():
+                tf = _term_frequency(reader, name, term, doc)
+                if tf:
+                    length = reader.doc_field_length(doc, name, 0) or 0
+                    average = reader.field_length(name) / n_docs if n_docs else 0.0
+                    shares[name] = pseudo_frequency(tf, length, average, weight)
+            whole = sum(shares.values()) or 1.0
+            matched[term] = {
+                "score": round(impact, 4),
+                "fields": {name: round(impact * share / whole, 4) for name, share in shares.items()},
+            }
+        page = int(self._impacts.pages[doc])
+        page_score = sum(self._page_impacts.impact(term, page) for term in terms)
+        coverage = (len(matched) / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
+        changelog = bool(self._changelog[doc]) and not CHANGE_TERMS.intersection(terms)
+        return {
+            "terms": terms,
+            "matched": matched,
+            "section_score": round(sum(m["score"] for m in matched.values()), 4),
+            "page_score": round(page_score, 4),
+            "page_weight": self.page_weight,
+            "coverage": round(coverage, 4),
+            "changelog_factor": CHANGELOG_FACTOR if changelog else 1.0,
+        }
 
     def _query_terms(self, q: query.Query) -> list[str]:
         """Index terms of a parsed query, wildcards expanded to the words they match."""

@@ -33,7 +33,9 @@ class Page:
     ``url`` is where a reader opens it (absolute when known, else the source-relative path).
     ``path`` identifies the page within its source and is the stable part of every ref:
     the URL path without scheme, host, leading/trailing slash or .md/.mdx/.html extension
-    (``docs/concepts/tools``); "index" for the site root.
+    (``docs/concepts/tools``); "index" for the site root. ``group`` is where the site's
+    navigation puts the page, outermost first (``("Servers", "Core Components")``); empty
+    when the source has no navigation or the page is not in it.
     """
 
     url: str
@@ -41,6 +43,7 @@ class Page:
     title: str
     description: str
     sections: tuple[Section, ...]
+    group: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,9 @@ class Hit:
     snippet: str
     score: float
     text: str | None = None
+    # Why it ranked (search(..., explain=True)): matched terms with per-field contributions,
+    # the page's share and the factors applied.
+    explain: dict | None = None
 
 
 @dataclass(frozen=True)

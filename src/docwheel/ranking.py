@@ -148,30 +148,41 @@ class ImpactIndex:
             matched[docs] += 1
         return total, matched
 
+    def impact(self, term: str, doc: int) -> float:
+        """The impact of ``term`` in section ``doc`` (0 when absent); for explanations."""
+        span = self.vocabulary.get(term)
+        if span is None:
+            return 0.0
+        start, count = span
+        docs = self.docs[start : start + count]
+        i = int(np.searchsorted(docs, doc))
+        return float(self.weights[start + i]) if i < count and docs[i] == doc else 0.0
+
     def document_frequency(self, term: str) -> int:
         span = self.vocabulary.get(term)
         return span[1] if span else 0
 
 
 def best_per_page(
-    scores: np.ndarray, pages: np.ndarray, limit: int
+    scores: np.ndarray, pages: np.ndarray, limit: int, *, per_page: bool = True
 ) -> tuple[list[tuple[int, float]], int]:
-    """The ``limit`` best sections with at most one per page, and the number of pages matched.
+    """The ``limit`` best sections, at most one per page, and the number of pages matched.
 
-    Sections are taken best first; a page's later sections are skipped. Ties go to the
+    Sections are taken best first; a page's later sections are skipped (unless
+    ``per_page`` is off: then every section counts, and so does the total). Ties go to the
     earlier section, so results are stable across runs.
     """
     hits = np.flatnonzero(scores > 0)
     if hits.size == 0:
         return [], 0
-    total = int(np.unique(pages[hits]).size)
+    total = int(np.unique(pages[hits]).size) if per_page else int(hits.size)
     # Stable order: score descending, then section number ascending.
     order = hits[np.lexsort((hits, -scores[hits]))]
     chosen: list[tuple[int, float]] = []
     seen: set[int] = set()
     for doc in order:
         page = int(pages[doc])
-        if page in seen:
+        if per_page and page in seen:
             continue
         seen.add(page)
         chosen.append((int(doc), float(scores[doc])))
