@@ -171,3 +171,21 @@ def test_results_are_pages_unless_sections_are_asked_for(docs):
     section_pages = [h.ref.split("#")[0] for h in sections.results]
     assert len(section_pages) > len(set(section_pages))  # several sections of one page
     assert sections.total >= pages.total
+
+
+@pytest.mark.parametrize(
+    ("query", "url"),
+    [
+        ("title:rejections", "https://mock.example/stubs/rejects"),
+        ("section:limits timeout", "https://mock.example/guides/timeouts"),
+        ("source:mock AND gather", "https://mock.example/asyncio"),
+        ("reject*", "https://mock.example/stubs/rejects"),
+    ],
+)
+def test_field_and_prefix_operators(docs, query, url):
+    assert first_url(docs, query) == url
+
+
+def test_field_filter_excludes_pages_without_the_word_in_that_field(docs):
+    urls = {h.url.split("#")[0] for h in docs.search("title:timeouts", limit=20).results}
+    assert urls == {"https://mock.example/guides/timeouts"}  # the changelog has it in its text

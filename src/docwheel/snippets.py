@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 WIDTH = 300
+_MAX_PROBE_HITS = 2000  # enough for any section; bounds the work on a pathological one
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
@@ -80,22 +81,16 @@ def make_snippet(
     segments = plain_segments(markdown)
     if not segments:
         return ""
-    heads = {t[:2] for t in wanted}
     text = ""
-    words: list[tuple[int, int, str | None, bool]] = []  # start, end, matched term, in code
-    cache: dict[str, str | None] = {}
+    code_spans: list[tuple[int, int]] = []
     for seg in segments:
         if text:
             text += "\n"  # segment boundary; counts as a sentence end, printed as a space
-        offset = len(text)
+        if seg.is_code:
+            code_spans.append((len(text), len(text) + len(seg.text)))
         text += seg.text
-        for m in _WORD.finditer(seg.text):
-            word = m.group()
-            if word not in cache:
-                cache[word] = _matching_term(word, wanted, heads, terms_of)
-            words.append((offset + m.start(), offset + m.end(), cache[word], seg.is_code))
-
-    start = _best_start(text, words, width) if wanted else 0
+    words = _matched_words(text, wanted, terms_of, code_spans)
+    start = _best_start(text, words, width) if words else 0
     end = _cut_end(text, start, width)
     marked = _mark(text, start, end, words)
     prefix = "… " if start > 0 else ""
@@ -103,21 +98,51 @@ def make_snippet(
     return f"{prefix}{marked}{suffix}"
 
 
-def _matching_term(
-    word: str, wanted: set[str], heads: set[str], terms_of: Callable[[str], Iterable[str]]
-) -> str | None:
-    """The query term ``word`` produces, if any.
+def _matched_words(
+    text: str,
+    wanted: set[str],
+    terms_of: Callable[[str], Iterable[str]],
+    code_spans: list[tuple[int, int]],
+) -> list[tuple[int, int, str, bool]]:
+    """Every word of ``text`` that yields a query term: (start, end, term, in code).
 
-    Analysing every word is the cost of a snippet; a stem (or an identifier part) shares
-    its first two letters with some part of the word, so other words are skipped unanalysed.
+    Analysing every word of a long section is what makes snippets slow, so only words that
+    contain a query term as plain text are analysed: a stem is a prefix of the words it
+    comes from, except that Porter turns a final "y" into "i" (key -> kei).
     """
-    lowered = word.lower()
-    if not any(head in lowered for head in heads):
-        return None
-    return next((t for t in terms_of(word) if t in wanted), None)
+    lowered = text.lower()
+    probes = {t[:-1] if t.endswith("i") and len(t) > 2 else t for t in wanted if t}
+    starts: set[int] = set()
+    for probe in probes:
+        at = lowered.find(probe)
+        while at != -1 and len(starts) < _MAX_PROBE_HITS:
+            starts.add(_word_start(text, at))
+            at = lowered.find(probe, at + len(probe))
+    found = []
+    cache: dict[str, str | None] = {}
+    for start in sorted(starts):
+        m = _WORD.match(text, start)
+        if not m:
+            continue
+        word = m.group()
+        if word not in cache:
+            cache[word] = next((t for t in terms_of(word) if t in wanted), None)
+        if cache[word] is not None:
+            in_code = any(lo <= start < hi for lo, hi in code_spans)
+            found.append((start, m.end(), cache[word], in_code))
+    return found  # type: ignore[return-value]
 
 
-def _best_start(text: str, words: list[tuple[int, int, str | None, bool]], width: int) -> int:
+def _word_start(text: str, at: int) -> int:
+    """The start of the word (identifiers included) that contains position ``at``."""
+    while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "_.:-/"):
+        at -= 1
+    while at < len(text) and not (text[at].isalnum() or text[at] == "_"):
+        at += 1
+    return at
+
+
+def _best_start(text: str, words: list[tuple[int, int, str, bool]], width: int) -> int:
     best_score, best_start = 0.0, 0
     matches = [w for w in words if w[2] is not None]
     for i, (start, _end, _term, _code) in enumerate(matches):

@@ -45,12 +45,20 @@ class Speller:
 
     def __init__(self, terms: Iterable[str], frequency: Callable[[str], int]):
         self._frequency = frequency
+        self._seen: dict[str, str | None] = {}
         self._buckets: dict[tuple[str, int], list[str]] = defaultdict(list)
         for term in terms:
             if term.isalpha():
                 self._buckets[(term[0], len(term))].append(term)
 
     def suggest(self, term: str) -> str | None:
+        if term not in self._seen:
+            if len(self._seen) > 10_000:  # bounded: a long-running server sees many typos
+                self._seen.clear()
+            self._seen[term] = self._suggest(term)
+        return self._seen[term]
+
+    def _suggest(self, term: str) -> str | None:
         limit = allowed_edits(term)
         if not limit or not term.isalpha():
             return None
