@@ -11,6 +11,7 @@ import functools
 import hashlib
 import inspect
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -558,3 +559,26 @@ def test_build_never_replaces_something_that_is_not_an_index(tmp_path: Path, occ
     with pytest.raises(BuildError, match="not a docwheel index|not a directory"):
         build_from_file(config, out)
     assert (out if occupant == "file" else out / "notes.txt").read_text() == "keep me"
+
+
+def test_same_sources_build_byte_identical_indexes_whatever_the_hash_seed(tmp_path: Path) -> None:
+    """Whoosh pickles sets and stamps compound files; the build must not depend on either."""
+    import subprocess
+    import sys
+
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n",
+    )
+    digests = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"index-{seed}"
+        env = {**os.environ, "PYTHONHASHSEED": seed, "SOURCE_DATE_EPOCH": "1700000000"}
+        subprocess.run(
+            [sys.executable, "-m", "docwheel", "build", "--config", str(config), "--out", str(out), "-q"],
+            check=True,
+            env=env,
+            timeout=120,
+        )
+        digests.append({p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()})
+    assert digests[0] == digests[1]

@@ -19,7 +19,7 @@ from .snippets import make_snippet
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 3
+INDEX_FORMAT = 4
 MAX_LIMIT = 50
 
 

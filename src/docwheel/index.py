@@ -26,7 +26,6 @@ from whoosh.analysis import (
     LowercaseFilter,
     RegexTokenizer,
     StemFilter,
-    StopFilter,
 )
 from whoosh.filedb.filestore import FileStorage
 
@@ -65,13 +64,35 @@ class IdentifierFilter(Filter):
                 yield token
 
 
+class StopWords(Filter):
+    """Drops stop words. Unlike Whoosh's StopFilter it pickles its list sorted, so the
+    schema Whoosh stores is the same bytes whatever the process's hash seed."""
+
+    def __init__(self, words: Iterable[str]):
+        self.words = tuple(sorted(words))
+
+    def __getstate__(self) -> dict:
+        return {"words": self.words}
+
+    def __setstate__(self, state: dict) -> None:
+        self.words = state["words"]
+
+    def __call__(self, tokens):
+        stops = self.__dict__.get("_set")
+        if stops is None:
+            stops = self.__dict__["_set"] = frozenset(self.words)
+        for token in tokens:
+            if token.text not in stops:
+                yield token
+
+
 def make_analyzer():
     """Tokenizer chain for prose and code: identifiers split into parts, stemmed English."""
     return (
         RegexTokenizer(TOKEN_PATTERN)
         | IdentifierFilter()
         | LowercaseFilter()
-        | StopFilter(stoplist=STOP_WORDS, minsize=1)
+        | StopWords(STOP_WORDS)
         | StemFilter()
     )
 
@@ -157,7 +178,8 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
     random.seed(0)
     try:
         ix = index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
-        writer = ix.writer(limitmb=256)
+        # Separate segment files: the compound file would store their modification times.
+        writer = ix.writer(limitmb=256, compound=False)
         pages: list[int] = []  # dense page number of every section, in write order
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
