@@ -196,3 +196,28 @@ def test_index_opens_and_searches_read_only(index_dir, tmp_path):
         assert sorted(p.name for p in copy.iterdir()) == before
     finally:
         copy.chmod(0o755)
+
+
+def test_verify_passes_on_a_fresh_index(docs):
+    assert docs.verify() == []
+
+
+def test_verify_names_a_changed_and_an_extra_file(index_dir, tmp_path):
+    copy = tmp_path / "tampered"
+    shutil.copytree(index_dir, copy)
+    with docwheel.open_index(copy) as index:
+        target = sorted(index.manifest["files"])[0]
+        (copy / target).write_bytes((copy / target).read_bytes() + b"x")
+        (copy / "stray.bin").write_bytes(b"")
+        assert index.verify() == [
+            f"{target}: content differs from the manifest",
+            "stray.bin: not listed in the manifest",
+        ]
+
+
+def test_a_missing_index_file_is_named_at_open(index_dir, tmp_path):
+    copy = tmp_path / "partial"
+    shutil.copytree(index_dir, copy)
+    (copy / "rank_impacts.npy").unlink()
+    with pytest.raises(IndexLoadError, match="index file rank_impacts.npy is missing"):
+        docwheel.open_index(copy)

@@ -8,6 +8,7 @@ checks its manifest, and returns a ``DocIndex`` whose methods return the datacla
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -38,7 +39,31 @@ def open_index(path: str | os.PathLike | None = None) -> DocIndex:
             )
         raise IndexLoadError(f"index directory {directory} does not exist")
     manifest = _load_manifest(directory)
+    missing = [name for name in manifest.get("files", {}) if not (directory / name).is_file()]
+    if missing:
+        raise IndexLoadError(
+            f"{directory}: index file {missing[0]} is missing"
+            + (f" (and {len(missing) - 1} more)" if len(missing) > 1 else "")
+            + "; reinstall the docs package or rebuild the index"
+        )
     return DocIndex(directory, manifest)
+
+
+def index_file_hashes(directory: Path) -> dict[str, str]:
+    """sha256 of every file of an index directory except the manifest, by name."""
+    return {
+        path.name: _sha256(path)
+        for path in sorted(directory.iterdir())
+        if path.is_file() and path.name != MANIFEST_NAME
+    }
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _load_manifest(directory: Path) -> dict:
@@ -79,6 +104,20 @@ class DocIndex:
         self._wix = WhooshIndex(directory)
         self._sources = [s["name"] for s in manifest.get("sources", [])]
         self._refs: list[str] | None = None
+
+    def verify(self) -> list[str]:
+        """Check every index file against the hashes in the manifest; return the problems."""
+        expected = self.manifest.get("files")
+        if not expected:
+            return ["the manifest lists no file hashes (built by an older docwheel); rebuild"]
+        actual = index_file_hashes(self.directory)
+        problems = [
+            f"{name}: missing" if name not in actual else f"{name}: content differs from the manifest"
+            for name, digest in sorted(expected.items())
+            if actual.get(name) != digest
+        ]
+        problems += [f"{name}: not listed in the manifest" for name in sorted(set(actual) - set(expected))]
+        return problems
 
     @property
     def sources(self) -> list[str]:

@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .api import INDEX_FORMAT, MANIFEST_NAME
+from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
 from .config import Config, SourceConfig, load_config
 from .errors import BuildError, DocwheelError, SourceError
 from .index import IndexDoc, write_index
@@ -78,6 +78,7 @@ def build_index(
     try:
         count = write_index(_index_docs(loaded), scratch)
         manifest = _manifest(config, loaded, count, version)
+        manifest["files"] = index_file_hashes(scratch)
         (scratch / MANIFEST_NAME).write_text(
             json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
