@@ -415,14 +415,12 @@ class WhooshIndex:
             q, parse_warnings = self.parse(text)
             warnings += parse_warnings
             terms = self._query_terms(q)
-            matching = np.fromiter(self._searcher().docs_for_query(q), dtype=np.int64)
+            matching = self._matches(q)
         scores = self._score(terms)
         if matching is not None:
-            # Whoosh decides what matches; a match with no scored term (a wildcard over rare
-            # words) still counts, below every scored one.
-            allowed = np.zeros(len(scores), dtype=bool)
-            allowed[matching] = True
-            scores = np.where(allowed, scores + MATCH_FLOOR, 0.0)
+            # The query decides what matches; a match with no scored term (a wildcard over
+            # rare words) still counts, below every scored one.
+            scores = np.where(matching, scores + MATCH_FLOOR, 0.0)
         if source:
             scores = np.where(self._source_mask(source), scores, 0.0)
         chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
@@ -502,6 +500,35 @@ class WhooshIndex:
             "coverage": round(coverage, 4),
             "changelog_factor": CHANGELOG_FACTOR if changelog else 1.0,
         }
+
+    def _matches(self, q: query.Query) -> np.ndarray:
+        """Which sections a parsed query matches, as a boolean array.
+
+        Boolean structure is combined with numpy; only leaves Whoosh must resolve itself
+        (phrases, wildcards, ranges) go through its matchers, which are slow in Python when
+        nested (an AND over ORs over five fields took 100+ ms on 16,000 sections).
+        """
+        n_docs = self._impacts.n_docs
+        if isinstance(q, query.Term):
+            mask = np.zeros(n_docs, dtype=bool)
+            reader = self._searcher().reader()
+            if (q.fieldname, q.text) in reader:
+                ids = reader.postings(q.fieldname, q.text).all_ids()
+                mask[np.fromiter(ids, dtype=np.int64)] = True
+            return mask
+        if isinstance(q, query.Or):
+            return np.logical_or.reduce([self._matches(c) for c in q.subqueries] or [np.zeros(n_docs, bool)])
+        if isinstance(q, query.And):
+            return np.logical_and.reduce([self._matches(c) for c in q.subqueries] or [np.zeros(n_docs, bool)])
+        if isinstance(q, query.AndNot):
+            return self._matches(q.a) & ~self._matches(q.b)
+        if isinstance(q, query.AndMaybe):
+            return self._matches(q.a)
+        if isinstance(q, query.Not):
+            return ~self._matches(q.query)
+        mask = np.zeros(n_docs, dtype=bool)
+        mask[np.fromiter(self._searcher().docs_for_query(q), dtype=np.int64)] = True
+        return mask
 
     def _query_terms(self, q: query.Query) -> list[str]:
         """Index terms of a parsed query, wildcards expanded to the words they match."""
