@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from docwheel.config import KINDS, Config, SourceConfig, load_config, parse_config
+from docwheel.config import KINDS, LAYOUT_NAMES, Config, SourceConfig, load_config, parse_config
 from docwheel.errors import ConfigError
 
 VALID = """\
@@ -198,6 +198,13 @@ def test_duplicate_source_names_are_reported_with_the_first_use(tmp_path: Path) 
         ({"max_level": 0}, "sources[0].max_level: 0 is not between 1 and 6"),
         ({"max_level": "3"}, "sources[0].max_level: expected a whole number 1-6, got a string"),
         ({"max_level": True}, "sources[0].max_level: expected a whole number 1-6, got true"),
+        (
+            {"format": "mintlfy"},
+            "sources[0].format: 'mintlfy' is not one of page-tags, rule-blocks, firecrawl, "
+            "mintlify, vitepress, headings",
+        ),
+        ({"format": 3}, "sources[0].format: expected a string, got a number (3)"),
+        ({"kind": "markdown", "format": "mintlify"}, "sources[0].format: only llms-full sources"),
     ],
 )
 def test_bad_source_field_is_reported_with_its_place(
@@ -304,3 +311,26 @@ def test_non_utf8_sources_file_is_reported(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_config(file)
     assert info.value.problems == ["not UTF-8 text (bad byte at offset 9)"]
+
+
+def test_format_forces_an_llms_full_layout(tmp_path: Path) -> None:
+    config = parse_config(
+        {"name": "snap", "sources": [source(format="firecrawl")]},
+        base_dir=tmp_path,
+        origin="docwheel.yaml",
+    )
+    assert config.sources[0].format == "firecrawl"
+
+
+def test_format_names_are_the_llms_layout_table() -> None:
+    from docwheel.llms import LAYOUTS
+
+    assert LAYOUT_NAMES == tuple(LAYOUTS)
+    assert set(LAYOUT_NAMES) == {
+        "mintlify",
+        "vitepress",
+        "page-tags",
+        "firecrawl",
+        "rule-blocks",
+        "headings",
+    }

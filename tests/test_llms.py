@@ -5,7 +5,13 @@ from pathlib import Path
 
 import pytest
 
-from docwheel.llms import parse_llms_txt, split_llms_full
+from docwheel.llms import (
+    LAYOUT_NAMES,
+    detect_layout,
+    parse_llms_full,
+    parse_llms_txt,
+    split_llms_full,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "parsing"
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -141,7 +147,8 @@ def test_without_source_lines_split_at_top_level_headings_with_warning():
         ("Second", "https://x.io/llms-full.txt#second", "second"),
     ]
     assert messages == [
-        "no Source: lines found; split at top-level '# ' headings",
+        "no known llms-full layout found; assumed layout 'headings' (a page per top-level "
+        "'# ' heading); set format: in the sources file to choose another",
         "ignored 9 characters before the first page",
     ]
     assert "# comment" in pages[0].sections[0].text
@@ -157,7 +164,9 @@ def test_file_without_any_top_level_heading_becomes_one_page():
     pages, messages = split("## Only\ntext\n", base_url="https://x.io/docs/llms-full.txt")
     assert [(p.title, p.path) for p in pages] == [("Llms full", "docs/llms-full")]
     assert [s.heading for s in pages[0].sections] == ["", "Only"]
-    assert messages == ["no Source: lines or '# ' headings found; the whole file is one page"]
+    assert messages == [
+        "no page markers or top-level '# ' headings found; the whole file is one page"
+    ]
 
 
 # -- real corpus -----------------------------------------------------------------------------
@@ -178,6 +187,215 @@ def test_real_mintlify_llms_full_splits_into_the_documented_page_count():
     assert len(pages) == 78
     assert all(p.url.startswith("https://") for p in pages)
     assert messages == []
+
+
+# -- layout detection and format ------------------------------------------------------------
+
+
+def parse_fixture(name: str, **kwargs):
+    messages: list[str] = []
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    return parse_llms_full(text, warn=messages.append, **kwargs), messages
+
+
+@pytest.mark.parametrize(
+    ("name", "layout"),
+    [
+        ("llms-full.txt", "mintlify"),
+        ("llms-ctx.txt", "page-tags"),
+        ("llms-full-pages.txt", "page-tags"),
+        ("llms-full-firecrawl.txt", "firecrawl"),
+        ("llms-full-rule-blocks.txt", "rule-blocks"),
+    ],
+)
+def test_layout_is_detected_per_file(name, layout):
+    assert detect_layout((FIXTURES / name).read_text(encoding="utf-8")) == layout
+    result, _ = parse_fixture(name)
+    assert result.layout == layout
+
+
+def test_detect_layout_names_vitepress_and_the_headings_fallback():
+    assert detect_layout(VITEPRESS) == "vitepress"
+    assert detect_layout("# Just\ntext\n") == "headings"
+    assert LAYOUT_NAMES[-1] == "headings"
+
+
+def test_format_forces_a_layout_over_detection():
+    text = (FIXTURES / "llms-full.txt").read_text(encoding="utf-8")
+    result = parse_llms_full(text, layout="headings")
+    assert result.layout == "headings"
+    # Every top-level heading outside code starts a page, Source lines or not.
+    assert [p.title for p in result.pages] == [
+        "Quickstart",
+        "Concepts",
+        "Widget Client",
+        "Quickstart",
+    ]
+
+
+def test_forced_format_that_finds_no_page_warns_and_yields_nothing():
+    messages: list[str] = []
+    result = parse_llms_full(
+        "# A\nSource: https://x.io/a\n", layout="firecrawl", warn=messages.append
+    )
+    assert (result.pages, result.layout) == ((), "firecrawl")
+    assert messages == ["format 'firecrawl' found no pages in this file"]
+
+
+def test_split_llms_full_still_returns_a_list_of_pages():
+    pages = split_llms_full("# A\nSource: https://x.io/a\n\nBody")
+    assert isinstance(pages, list) and [p.title for p in pages] == ["A"]
+
+
+def test_mintlify_title_entities_are_decoded():
+    pages, _ = split("# Tools &amp; resources&nbsp;API\nSource: https://x.io/tools\n\nBody")
+    assert pages[0].title == "Tools & resources API"
+
+
+def test_page_markers_inside_indented_or_tilde_fences_do_not_split():
+    text = (
+        '# A\nSource: https://x.io/a\n\n<Tabs>\n  <Tab title="t">\n    ~~~md\n'
+        "    # B\n    Source: https://x.io/b\n    ~~~\n  </Tab>\n</Tabs>\n"
+    )
+    pages, _ = split(text)
+    assert [p.path for p in pages] == ["a"]
+    assert "Source: https://x.io/b" in pages[0].sections[0].text
+
+
+# -- page-tags -------------------------------------------------------------------------------
+
+
+def test_doc_tags_are_pages_with_title_description_and_url_attributes():
+    result, messages = parse_fixture(
+        "llms-ctx.txt", base_url="https://widgets.example/llms-ctx.txt"
+    )
+    assert [(p.title, p.url, p.path) for p in result.pages] == [
+        ("Widget quick start", "https://widgets.example/docs/quickstart.md", "docs/quickstart"),
+        ("Gear reference", "https://widgets.example/llms-ctx.txt#gear-reference", "gear-reference"),
+        ("Changelog", "https://widgets.example/changelog", "changelog"),
+    ]
+    assert result.pages[0].description == "A tour of widgets & gears"
+    # The project summary before <docs> is not a page, and the build says so.
+    assert messages == ["ignored 56 characters before the first page"]
+
+
+def test_doc_tag_inside_a_code_fence_is_not_a_page():
+    result, _ = parse_fixture("llms-ctx.txt")
+    quick = result.pages[0]
+    assert [s.heading for s in quick.sections] == ["", "Quick start for web devs", "Run"]
+    assert '<doc title="Not a page">' in quick.sections[1].text
+
+
+def test_page_tags_with_frontmatter_take_url_and_title_from_it():
+    result, messages = parse_fixture(
+        "llms-full-pages.txt", base_url="https://widgets.example/llms-full.txt"
+    )
+    assert messages == []
+    assert [(p.title, p.url, p.path, p.description) for p in result.pages] == [
+        ("Overview · Widgets docs", "https://widgets.example/docs/", "docs", "What widgets are"),
+        ("Gears & sprockets", "https://widgets.example/docs/gears/", "docs/gears", ""),
+    ]
+    overview, gears = result.pages
+    assert "<page>\n# not a page either\n</page>" in overview.sections[1].text
+    assert [s.heading for s in gears.sections] == ["", "Gears body heading"]
+
+
+def test_page_tag_without_its_closing_line_is_not_a_page():
+    assert detect_layout("<page>\n# A\n\ntext\n") == "headings"
+
+
+def test_text_between_page_tags_is_reported():
+    text = "<page url='/a'>\nA\n</page>\nstray words\n<page url='/b'>\nB\n</page>\n"
+    result = parse_llms_full(text, warn=(messages := []).append)
+    assert [p.path for p in result.pages] == ["a", "b"]
+    assert messages == ["ignored 11 characters outside the page tags"]
+
+
+# -- firecrawl -------------------------------------------------------------------------------
+
+
+def test_firecrawl_pages_start_at_the_skip_link_and_take_the_h1_as_title():
+    result, messages = parse_fixture("llms-full-firecrawl.txt")
+    assert messages == []  # the "# <site> llms-full.txt" header is expected
+    assert [(p.title, p.url, p.path) for p in result.pages] == [
+        ("Widgets - Getting Started", "https://widgets.example/", "index"),
+        # No H1 on the page: the crawler's summary title is all there is.
+        ("Gear Summary Written By A Model", "https://widgets.example/docs/gears", "docs/gears"),
+    ]
+
+
+def test_firecrawl_heading_permalinks_are_not_part_of_headings():
+    result, _ = parse_fixture("llms-full-firecrawl.txt")
+    start, gears = result.pages
+    assert [(s.heading, s.anchor) for s in start.sections[1:]] == [
+        ("Install the toolkit", "install-the-toolkit")
+    ]
+    assert [(s.heading, s.anchor) for s in gears.sections[1:]] == [("Sizes", "sizes")]
+    assert start.sections[0].text == "Widgets turn gears into sprockets."
+
+
+def test_firecrawl_skip_link_inside_a_fence_is_not_a_page():
+    result, _ = parse_fixture("llms-full-firecrawl.txt")
+    install = result.pages[0].sections[1].text
+    assert "[Skip to main content](https://widgets.example/inside-a-fence)" in install
+    assert install.startswith("tip\n\nUse a virtualenv.")
+
+
+# -- rule-blocks -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def rule_blocks():
+    return parse_fixture(
+        "llms-full-rule-blocks.txt", base_url="https://widgets.example/docs/", clean_urls=True
+    )
+
+
+def test_rule_blocks_take_url_doc_path_title_and_nav_group(rule_blocks):
+    result, messages = rule_blocks
+    assert messages == []  # the KEY: value preamble is expected
+    assert [(p.title, p.url, p.group) for p in result.pages] == [
+        (
+            "What are widgets?",
+            "https://widgets.example/docs/guide/introduction",
+            ("Getting Started",),
+        ),
+        # No URL: line: DOC_PATH against base_url; no H1: the last NAV_PATH crumb.
+        ("Gears", "https://widgets.example/docs/guide/gears", ("Getting Started",)),
+        # TITLE: wins over the body's H1, which becomes a section.
+        ("Build a widget & ship it", "https://widgets.example/docs/tutorials/build", ()),
+    ]
+    assert [s.heading for s in result.pages[2].sections] == ["", "Tutorial body H1"]
+
+
+def test_unclosed_containers_keep_their_text_and_do_not_swallow_the_page(rule_blocks):
+    intro = rule_blocks[0].pages[0]
+    assert [s.heading for s in intro.sections] == ["", "Next steps"]
+    assert intro.sections[0].text == (
+        "Widgets turn gears into sprockets – fast.\n\n"
+        "Howdy! 👋🏻\nContainers here are never closed."
+    )
+    assert rule_blocks[0].pages[1].sections[0].text == "Gears mesh.\n\nMind your fingers."
+
+
+def test_html_comment_spanning_a_fence_is_dropped_whole(rule_blocks):
+    next_steps = rule_blocks[0].pages[0].sections[1].text
+    assert "Hidden draft note" not in next_steps and "inside-a-comment" not in next_steps
+    assert next_steps.startswith("Read [the guide](/guide/gears.md).")
+
+
+def test_rule_block_inside_a_fence_is_not_a_page(rule_blocks):
+    assert len(rule_blocks[0].pages) == 3
+    assert "URL: https://widgets.example/inside-a-fence" in rule_blocks[0].pages[0].sections[1].text
+
+
+def test_unexpected_preamble_is_still_reported():
+    text = "Some intro words.\n" + (FIXTURES / "llms-full-rule-blocks.txt").read_text(
+        encoding="utf-8"
+    )
+    messages: list[str] = []
+    parse_llms_full(text, warn=messages.append)
+    assert messages == ["ignored 17 characters before the first page"]
 
 
 # -- llms.txt ---------------------------------------------------------------------------------
@@ -255,6 +473,14 @@ def test_vitepress_layout_splits_at_frontmatter_blocks_with_url():
 def test_vitepress_urls_resolve_against_base_url():
     pages, _ = split(VITEPRESS, base_url="https://sinonjs.org/")
     assert pages[1].url == "https://sinonjs.org/guide/stubs.md"
+
+
+def test_clean_urls_give_the_address_the_site_serves():
+    pages, _ = split(VITEPRESS, base_url="https://sinonjs.org/", clean_urls=True)
+    assert [(p.url, p.path) for p in pages] == [
+        ("https://sinonjs.org/guide/spies", "guide/spies"),
+        ("https://sinonjs.org/guide/stubs", "guide/stubs"),
+    ]
 
 
 def test_real_vitepress_llms_full_splits_into_the_documented_page_count():

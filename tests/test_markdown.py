@@ -6,13 +6,20 @@ import pytest
 
 from docwheel.markdown import (
     Slugger,
+    clean_body,
+    decode_entities,
+    html_to_text,
+    page_meta,
     page_path_from_url,
     parse_markdown,
+    site_url,
     slugify,
     split_code,
     split_frontmatter,
+    strip_inline,
     strip_mdx,
     title_from_path,
+    unlisted,
 )
 from docwheel.models import Page, Section
 
@@ -432,3 +439,198 @@ def test_page_path_from_url(url, path):
 )
 def test_title_from_path(path, title):
     assert title_from_path(path) == title
+
+
+def test_sidebar_title_is_the_title_when_there_is_no_title_or_h1():
+    assert parse("---\nsidebarTitle: Short\n---\nText.").title == "Short"
+    assert parse("---\nsidebarTitle: Short\n---\n# The H1\n").title == "The H1"
+
+
+def test_page_without_any_title_uses_the_fallback_from_its_path():
+    page = parse_markdown(
+        "Just text.",
+        url="u",
+        path="guides/tool_calls",
+        fallback_title=title_from_path("guides/tool_calls"),
+    )
+    assert page.title == "Tool calls"
+
+
+# -- unlisted pages --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("frontmatter", "reason"),
+    [
+        ("noindex: true", "noindex"),
+        ("hidden: true", "hidden"),
+        ("hidden: 'true'", "hidden"),
+        ("noindex: false", None),
+        ("hidden: no", None),
+        ("title: Plain", None),
+    ],
+)
+def test_unlisted_reads_noindex_and_hidden(frontmatter, reason):
+    assert unlisted(page_meta(f"---\n{frontmatter}\n---\nBody")) == reason
+
+
+def test_page_meta_of_malformed_or_missing_frontmatter_is_empty():
+    assert page_meta("---\ntitle: [x\n---\n") == {}
+    assert page_meta("# No frontmatter") == {}
+
+
+# -- Mintlify per-page .md -------------------------------------------------------------------
+
+
+def test_documentation_index_blockquote_is_dropped():
+    page = parse_markdown(
+        (FIXTURES / "mintlify-page.md").read_text(encoding="utf-8"),
+        url="https://widgets.example/keys",
+        path="keys",
+        fallback_title="Keys",
+    )
+    assert page.title == "Rotate API keys"
+    assert page.sections[0].text == "Keys expire after 90 days.\n\n> A real quote stays."
+    assert "Documentation Index" not in "".join(s.text for s in page.sections)
+
+
+def test_documentation_index_blockquote_before_frontmatter_is_dropped_too():
+    text = (
+        "> ## Documentation Index\n> Fetch it at: https://x.io/llms.txt\n---\ntitle: T\n---\nBody"
+    )
+    page = parse(text)
+    assert (page.title, page.sections[0].text) == ("T", "Body")
+
+
+# -- VitePress containers and entities -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def vitepress():
+    text = (FIXTURES / "vitepress.md").read_text(encoding="utf-8")
+    return parse_markdown(text, url="u", path="p", fallback_title="F")
+
+
+def test_container_markers_go_and_their_text_and_titles_stay(vitepress):
+    lines = vitepress.sections[0].text.split("\n")
+    assert lines[:8] == [
+        "Containers keep their text.",
+        "",
+        "Mind the gears",
+        "Gears bite.",
+        "",
+        "Click to expand",
+        "Hidden by default, still indexed.",
+        "",
+    ]
+    assert "::: not a container inside code" in lines  # fenced: untouched
+    assert [line for line in lines if line.startswith(":::")] == ["::: not a container inside code"]
+
+
+def test_entities_are_decoded_in_title_description_and_text_but_not_code(vitepress):
+    assert vitepress.title == "Containers & entities"
+    assert vitepress.description == "Tips \u2013 and warnings"
+    last = vitepress.sections[0].text.split("\n")[-1]
+    assert last == "Widgets \u00d7 2 cost $5 \u2014 see `&amp;` and ?a=1&copy=2."
+
+
+@pytest.mark.parametrize(
+    ("text", "decoded"),
+    [
+        ("a&nbsp;b", "a b"),
+        ("&#x7B;x&#x7D;", "{x}"),
+        ("&quot;q&quot; &lt;T&gt;", '"q" <T>'),
+        ("zero&#8203;width", "zerowidth"),
+        ("AT&T &copy 2", "AT&T &copy 2"),
+        ("&unknownentity;", "&unknownentity;"),
+    ],
+)
+def test_decode_entities(text, decoded):
+    assert decode_entities(text) == decoded
+
+
+def test_heading_permalink_with_zero_width_text_leaves_no_trace():
+    assert strip_inline('Sizes [\u200b](https://x.io/\\#sizes "Direct link to Sizes")') == "Sizes"
+
+
+# -- HTML ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def html_page():
+    text = (FIXTURES / "html-blocks.mdx").read_text(encoding="utf-8")
+    return parse_markdown(text, url="u", path="p", fallback_title="F")
+
+
+def test_html_table_becomes_rows_of_cells(html_page):
+    assert html_page.sections[0].text == "Option | Default\ngear_ratio | 1 : 2"
+
+
+def test_script_content_is_never_indexed(html_page):
+    assert "script text" not in "".join(s.text for s in html_page.sections)
+
+
+def test_generated_reference_html_becomes_its_text(html_page):
+    widget = html_page.sections[1]
+    assert (widget.heading, widget.anchor) == ("Widget", "widget")
+    assert widget.text.startswith(
+        'interface Widget {\nname: string;\n}\nA widget "turns" gears.\n\n'
+    )
+
+
+def test_commented_out_heading_is_not_a_section_and_comments_leave_no_text(html_page):
+    assert [s.heading for s in html_page.sections] == ["", "Widget"]
+    text = html_page.sections[1].text
+    assert "Commented-out" not in text and "hidden" not in text
+    assert "Inline  comment and <code>inline html</code> stay readable." in text
+
+
+def test_details_keep_summary_and_markdown_body(html_page):
+    assert "More about widgets\n\nWidgets are **great**." in html_page.sections[1].text
+
+
+def test_html_in_code_fences_is_untouched(html_page):
+    assert html_page.sections[1].text.endswith(
+        "```html\n<div>code samples keep their tags &amp; entities</div>\n```"
+    )
+
+
+def test_lone_tag_starts_an_html_block_but_cannot_interrupt_a_paragraph():
+    assert clean_body('\n<span class="x">\nblock text\n</span>\n') == "\nblock text\n"
+    assert clean_body("Some text\n<span>\nkept\n</span>\n") == "Some text\n<span>\nkept\n</span>\n"
+    assert clean_body("\n<span>inline html</span> in a paragraph\n") == (
+        "\n<span>inline html</span> in a paragraph\n"
+    )
+
+
+def test_unclosed_html_comment_hides_nothing():
+    page = parse("# T\n<!-- never closed\n## Still a heading\ntext\n")
+    assert [s.heading for s in page.sections[1:]] == ["Still a heading"]
+
+
+def test_html_to_text_keeps_image_alt_and_drops_svg():
+    assert html_to_text('<p><img src="x.png" alt="A gear"> <svg><text>no</text></svg>ok</p>') == (
+        "A gear ok"
+    )
+
+
+# -- site URLs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "served"),
+    [
+        ("https://x.io/docs/install.md", "https://x.io/docs/install"),
+        ("https://x.io/docs/install.mdx", "https://x.io/docs/install"),
+        ("https://x.io/guide/stubs.html#api", "https://x.io/guide/stubs#api"),
+        ("https://x.io/docs/guide/index.md", "https://x.io/docs/guide/"),
+        ("https://x.io/index.html", "https://x.io/"),
+        ("https://x.io/docs/install", "https://x.io/docs/install"),
+        ("https://x.io/llms-full.txt", "https://x.io/llms-full.txt"),
+        ("https://x.io/docs/README.MD?raw=1", "https://x.io/docs/README?raw=1"),
+        ("guides/index.md", "guides/"),
+        ("index.mdx", ""),
+    ],
+)
+def test_site_url_drops_markdown_and_html_extensions(url, served):
+    assert site_url(url) == served

@@ -69,7 +69,7 @@ def build_index(
         sections = sum(len(p.sections) for p in result.pages)
         progress(
             f"{source.name}: {len(result.pages)} pages, {sections} sections, "
-            f"{result.size:,} bytes"
+            f"{result.size:,} bytes, layout {result.layout}"
         )
         loaded.append((source, result))
 
@@ -174,10 +174,13 @@ def _manifest(
             bytes=result.size,
             documents=len(result.raws),
             fetched_at=max(fetched) if fetched else None,
+            layout=result.layout,
             pages=len(result.pages),
             sections=sum(len(p.sections) for p in result.pages),
             warnings=list(result.warnings),
         )
+        if result.navigation:
+            entry["navigation"] = result.navigation
         sources.append(entry)
     return {
         "index_format": INDEX_FORMAT,

@@ -22,12 +22,13 @@ from urllib.parse import urlsplit
 import yaml
 
 from .errors import ConfigError
+from .llms import LAYOUT_NAMES
 
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
 _TOP_KEYS = ("name", "description", "sources")
-_SOURCE_KEYS = ("name", "kind", "url", "urls", "path", "base_url", "max_level")
+_SOURCE_KEYS = ("name", "kind", "url", "urls", "path", "base_url", "max_level", "format")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
@@ -37,7 +38,8 @@ class SourceConfig:
     """One source: where its text comes from and how to cut it into sections.
 
     Exactly one of ``url``, ``urls`` (markdown only) and ``path`` is set. ``path`` is
-    absolute; ``path_text`` keeps it as the sources file wrote it, for messages.
+    absolute; ``path_text`` keeps it as the sources file wrote it, for messages. ``format``
+    (llms-full only) forces a layout instead of detecting it; None detects.
     """
 
     name: str
@@ -48,6 +50,7 @@ class SourceConfig:
     base_url: str | None = None
     max_level: int = 3
     path_text: str = field(default="", repr=False, compare=False)
+    format: str | None = None
 
     @property
     def location(self) -> str:
@@ -224,6 +227,15 @@ def _parse_source(
     elif not 1 <= max_level <= 6:
         problems.append(f"{place}.max_level: {max_level} is not between 1 and 6")
 
+    layout = raw.get("format")
+    if layout is not None:
+        if kind != "llms-full":
+            problems.append(f"{place}.format: only llms-full sources have a format")
+        elif not isinstance(layout, str):
+            problems.append(f"{place}.format: expected a string, got {_a(layout)}")
+        elif layout not in LAYOUT_NAMES:
+            problems.append(f"{place}.format: {layout!r} is not one of {', '.join(LAYOUT_NAMES)}")
+
     if len(problems) > before:
         return None
     return SourceConfig(
@@ -235,6 +247,7 @@ def _parse_source(
         base_url=base_url,
         max_level=max_level,
         path_text=path_text or "",
+        format=layout,
     )
 
 

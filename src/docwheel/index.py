@@ -57,6 +57,12 @@ class IdentifierFilter(Filter):
     def __call__(self, tokens):
         position = 0
         for token in tokens:
+            if token.text.isalpha() and token.text.islower():
+                # Most words: nothing to split (the fast path keeps the build quick).
+                token.pos = position
+                position += 1
+                yield token
+                continue
             for text in split_identifier(token.text):
                 token.text = text
                 token.pos = position

@@ -1,14 +1,25 @@
 """llms-full.txt splitting and llms.txt link extraction (pure; the builder does the fetching).
 
-Mintlify's llms-full.txt has no separator between pages: a page is a ``# Title`` line followed
-by a ``Source: URL`` line. That pair is the only reliable boundary, since pages contain their
-own H1s and code samples contain ``# comment`` lines.
+An llms-full.txt concatenates a site's pages, and every generator marks page boundaries its
+own way. Each way is a *layout*: one small function that finds where pages start, registered
+in ``LAYOUTS``. ``detect_layout`` tries them in table order (most distinctive marker first)
+and the first that finds a page wins; a sources file can force one with ``format:``.
+
+    mintlify     ``# Title`` then ``Source: URL``; no separator between pages
+    vitepress    a ``---`` YAML block with ``url:`` per page (vitepress-plugin-llms)
+    page-tags    ``<page>…</page>`` or ``<doc title=… url=…>…</doc>`` (llms-ctx style)
+    firecrawl    ``## summary`` then ``[Skip to main content](URL)`` (crawled HTML)
+    rule-blocks  ``URL:``/``DOC_PATH:`` header lines between two ``====`` rule lines
+    headings     anything else: one page per top-level ``# `` heading (with a warning)
+
+Only lines outside fenced code count, so a page never starts inside a code sample.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -16,64 +27,89 @@ from .markdown import (
     PROSE,
     Slugger,
     classify_lines,
+    decode_entities,
     normalize_text,
     page_path_from_url,
     parse_markdown,
+    site_url,
     split_frontmatter,
     strip_inline,
     title_from_path,
 )
 from .models import Page
 
-_PAGE_TITLE = re.compile(r"^#[ \t]+(.+?)[ \t]*$")
-_SOURCE = re.compile(r"^Source:[ \t]*(\S+)[ \t]*$")
-# An inline code span (matched so it can be skipped), or a link that is not an image. The
-# target may hold one level of parentheses (wiki-style .../Gear_(device)), sit in <...>, and
-# be followed by a quoted title.
-_LINK = re.compile(
-    r"(`+)[^\n]*?\1"
-    r"|(?<!!)\[[^\]\n]*\]\(\s*<?((?:[^()\s<>]|\([^()\s]*\))+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)"
-)
+Warn = Callable[[str], None]
 
 
 class _Start(NamedTuple):
-    """Where a page begins: its title line, the first body line, title and URL."""
+    """Where a page begins, as a layout found it.
+
+    ``line`` is the first line of the page's header, ``body`` the first line handed to the
+    Markdown parser, ``end`` the line after the page (None: where the next page begins).
+    ``title`` forced means the header's title wins over the body's H1; otherwise it is only
+    the fallback. ``url`` may be relative (resolved against base_url later) or "" (none).
+    """
 
     line: int
     body: int
-    title: str
-    url: str
+    title: str = ""
+    url: str = ""
+    forced: bool = False
+    end: int | None = None
+    group: tuple[str, ...] = ()
+    description: str = ""
 
 
-def _source_starts(
-    lines: Sequence[str], kinds: Sequence[str], base_url: str | None
-) -> list[_Start]:
+Finder = Callable[[Sequence[str], Sequence[str]], list[_Start]]
+
+
+@dataclass(frozen=True)
+class LlmsFull:
+    """An llms-full.txt split into pages, with the name of the layout that split it."""
+
+    pages: tuple[Page, ...]
+    layout: str
+
+
+def _blank_then(lines: Sequence[str], kinds: Sequence[str], i: int) -> int:
+    """The first line at or after ``i`` that is not a blank prose line."""
+    while i < len(lines) and kinds[i] == PROSE and not lines[i].strip():
+        i += 1
+    return i
+
+
+# -- mintlify ------------------------------------------------------------------------------
+
+_PAGE_TITLE = re.compile(r"^#[ \t]+(.+?)[ \t]*$")
+_SOURCE = re.compile(r"^Source:[ \t]*(\S+)[ \t]*$")
+
+
+def _mintlify(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
+    """A page is a ``# Title`` line followed by ``Source: URL``; pages have H1s of their own."""
     starts = []
     for i, line in enumerate(lines):
         m = _PAGE_TITLE.match(line) if kinds[i] == PROSE else None
         if not m:
             continue
-        j = i + 1
-        while j < len(lines) and kinds[j] == PROSE and not lines[j].strip():
-            j += 1
+        j = _blank_then(lines, kinds, i + 1)
         source = _SOURCE.match(lines[j]) if j < len(lines) and kinds[j] == PROSE else None
         if source:
-            url = urljoin(base_url, source.group(1)) if base_url else source.group(1)
-            starts.append(_Start(i, j + 1, m.group(1), url))
+            starts.append(_Start(i, j + 1, m.group(1), source.group(1), forced=True))
     return starts
 
+
+# -- vitepress -----------------------------------------------------------------------------
 
 _YAML_LINE = re.compile(r"^(?:[A-Za-z_][\w-]*:(?:\s.*)?|\s+\S.*|)$")
 _FRONTMATTER_SCAN = 60  # lines a page's frontmatter block may span
 
 
-def _frontmatter_starts(
-    lines: Sequence[str], kinds: Sequence[str], base_url: str | None
-) -> list[_Start]:
+def _vitepress(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
     """vitepress-plugin-llms: every page opens with a ``---`` YAML block that has ``url:``.
 
     ``body`` is the opening ``---`` line itself, so the page keeps its frontmatter (and with
     it ``description``) for ``parse_markdown``; the title comes from the page's ``# `` line.
+    Pages are joined by a bare ``---`` line, which the splitter trims from each page's end.
     """
     starts = []
     i = 0
@@ -81,18 +117,19 @@ def _frontmatter_starts(
         if kinds[i] != PROSE or lines[i].strip() != "---":
             i += 1
             continue
-        end = next(
-            (j for j in range(i + 1, min(len(lines), i + _FRONTMATTER_SCAN)) if lines[j].strip() == "---"),
-            None,
-        )
-        block = lines[i + 1 : end] if end else []
-        url = _frontmatter_url(block)
+        end = _frontmatter_close(lines, i)
+        url = _frontmatter_url(lines[i + 1 : end]) if end else None
         if url is None:
             i += 1
             continue
-        starts.append(_Start(i, i, "", urljoin(base_url, url) if base_url else url))
+        starts.append(_Start(i, i, url=url))
         i = end + 1  # type: ignore[operator]
     return starts
+
+
+def _frontmatter_close(lines: Sequence[str], start: int) -> int | None:
+    stop = min(len(lines), start + _FRONTMATTER_SCAN)
+    return next((j for j in range(start + 1, stop) if lines[j].strip() == "---"), None)
 
 
 def _frontmatter_url(block: Sequence[str]) -> str | None:
@@ -100,22 +137,256 @@ def _frontmatter_url(block: Sequence[str]) -> str | None:
         return None
     if not any(line.startswith("url:") for line in block):
         return None
-    meta, _body, _warning = split_frontmatter("---\n" + "\n".join(block) + "\n---\n")
+    meta = _yaml_block(block)
     url = meta.get("url")
     return url.strip() if isinstance(url, str) and url.strip() else None
 
 
-def _heading_starts(
-    lines: Sequence[str], kinds: Sequence[str], base_url: str | None
-) -> list[_Start]:
-    slugger = Slugger()
+def _yaml_block(block: Sequence[str]) -> dict:
+    meta, _body, _warning = split_frontmatter("---\n" + "\n".join(block) + "\n---\n")
+    return meta
+
+
+# -- page-tags -----------------------------------------------------------------------------
+
+_TAG_OPEN = re.compile(r"^[ \t]*<(page|doc)(\s[^<>]*)?>[ \t]*$")
+_TAG_ATTR = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+_URL_ATTRS = ("url", "href", "source", "src", "link")
+_DESCRIPTION_ATTRS = ("description", "desc", "summary")
+
+
+def _page_tags(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
+    """``<page>`` … ``</page>`` or ``<doc title="…" url="…">`` … ``</doc>``, one page each.
+
+    A page's URL and title come from the tag's attributes or, for ``<page>`` blocks that
+    open with YAML frontmatter (Cloudflare's llms-full.txt), from ``url``/``source_url``
+    there. A tag without its closing line is not a page.
+    """
+    starts = []
+    i = 0
+    while i < len(lines):
+        m = _TAG_OPEN.match(lines[i]) if kinds[i] == PROSE else None
+        if not m:
+            i += 1
+            continue
+        closer = f"</{m.group(1)}>"
+        end = next(
+            (
+                j
+                for j in range(i + 1, len(lines))
+                if kinds[j] == PROSE and lines[j].strip() == closer
+            ),
+            None,
+        )
+        if end is None:
+            i += 1
+            continue
+        attrs = {
+            key.lower(): decode_entities(double or single)
+            for key, double, single in _TAG_ATTR.findall(m.group(2) or "")
+        }
+        url = next((attrs[k] for k in _URL_ATTRS if attrs.get(k)), "")
+        if not url:
+            url = _tag_frontmatter_url(lines, kinds, i + 1, end)
+        title = attrs.get("title", "").strip()
+        description = next((attrs[k] for k in _DESCRIPTION_ATTRS if attrs.get(k)), "")
+        starts.append(
+            _Start(i, i + 1, title, url, forced=bool(title), end=end, description=description)
+        )
+        i = end + 1
+    return starts
+
+
+def _tag_frontmatter_url(lines: Sequence[str], kinds: Sequence[str], start: int, end: int) -> str:
+    first = _blank_then(lines, kinds, start)
+    if first >= end or lines[first].strip() != "---":
+        return ""
+    close = _frontmatter_close(lines, first)
+    if close is None or close >= end:
+        return ""
+    meta = _yaml_block(lines[first + 1 : close])
+    for key in ("url", "source_url", "source"):
+        value = meta.get(key)
+        if isinstance(value, dict):  # source_url: {html: …, md: …}
+            value = value.get("html") or value.get("url")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return ""
+
+
+# -- firecrawl -----------------------------------------------------------------------------
+
+_SUMMARY = re.compile(r"^##[ \t]+(.+?)[ \t]*$")
+_SKIP_LINK = re.compile(r"^\[Skip to (?:main )?content\]\((\S+?)\)[ \t]*$", re.I)
+
+
+def _firecrawl(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
+    """A crawl: ``## <summary>`` then ``[Skip to main content](<page URL>#…)``.
+
+    The summary is written by the crawler's model, not the page's title; the page's own
+    ``# `` H1 (when the body starts with one) is the title and the summary the fallback.
+    """
     starts = []
     for i, line in enumerate(lines):
-        m = _PAGE_TITLE.match(line) if kinds[i] == PROSE else None
-        if m:
-            slug = slugger.slug(m.group(1))
-            starts.append(_Start(i, i + 1, m.group(1), f"{base_url}#{slug}" if base_url else slug))
+        m = _SUMMARY.match(line) if kinds[i] == PROSE else None
+        if not m:
+            continue
+        j = _blank_then(lines, kinds, i + 1)
+        skip = _SKIP_LINK.match(lines[j]) if j < len(lines) and kinds[j] == PROSE else None
+        if skip:
+            starts.append(_Start(i, j + 1, m.group(1), urldefrag(skip.group(1)).url))
     return starts
+
+
+# -- rule-blocks ---------------------------------------------------------------------------
+
+_RULE = re.compile(r"^={8,}[ \t]*$")
+_HEADER_FIELD = re.compile(r"^([A-Z][A-Z0-9_]*):[ \t]*(.*?)[ \t]*$")
+_HEADER_MAX = 20  # lines a header block may hold
+_ADDRESS_FIELDS = ("URL", "SOURCE", "SOURCE_URL", "DOC_PATH", "PATH")
+
+
+def _rule_blocks(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
+    """Pages open with ``KEY: value`` lines (``URL:``, ``DOC_PATH:``…) between ``====`` rules.
+
+    ``URL:`` is the address (``DOC_PATH:`` when there is none, resolved against base_url);
+    ``TITLE:`` forces the title, else the body's H1, else the last ``NAV_PATH`` crumb;
+    ``NAV_PATH: A > B > Page`` gives the group (A, B).
+    """
+    starts = []
+    i = 0
+    while i < len(lines):
+        if kinds[i] != PROSE or not _RULE.match(lines[i]):
+            i += 1
+            continue
+        fields: dict[str, str] = {}
+        j = i + 1
+        while j < min(len(lines), i + 2 + _HEADER_MAX) and (m := _HEADER_FIELD.match(lines[j])):
+            fields.setdefault(m.group(1), m.group(2))
+            j += 1
+        closed = j < len(lines) and kinds[j] == PROSE and _RULE.match(lines[j])
+        address = next((fields[k] for k in _ADDRESS_FIELDS if fields.get(k)), None)
+        if not closed or address is None:
+            i += 1
+            continue
+        crumbs = [c.strip() for c in fields.get("NAV_PATH", "").split(">") if c.strip()]
+        title = fields.get("TITLE", "")
+        starts.append(
+            _Start(
+                i,
+                j + 1,
+                title or (crumbs[-1] if crumbs else ""),
+                address,
+                forced=bool(title),
+                group=tuple(crumbs[:-1]),
+            )
+        )
+        i = j + 1
+    return starts
+
+
+# -- headings ------------------------------------------------------------------------------
+
+
+def _headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
+    """The fallback: every top-level ``# `` heading outside code starts a page (no URL)."""
+    return [
+        _Start(i, i + 1, m.group(1), forced=True)
+        for i, line in enumerate(lines)
+        if kinds[i] == PROSE and (m := _PAGE_TITLE.match(line))
+    ]
+
+
+_WRAPPER_LINE = re.compile(r"^\s*(?:</?[A-Za-z][^<>]*>\s*)?$")  # <docs>, </project>, blank
+
+
+class _Layout(NamedTuple):
+    find: Finder
+    # Lines a generator writes before the first page: skipped without a warning.
+    preamble: re.Pattern[str] | None = None
+    # Pages joined by a bare "---" line, which belongs to neither page.
+    joined_by_rule: bool = False
+
+
+# Detection order: the most distinctive page marker first. Wrapping tags come before the
+# layouts their pages might contain; headings, which matches nearly anything, comes last.
+LAYOUTS: dict[str, _Layout] = {
+    "page-tags": _Layout(_page_tags, _WRAPPER_LINE),
+    "rule-blocks": _Layout(_rule_blocks, re.compile(r"^(?:[A-Z][A-Z0-9_]*:.*|\s*)$")),
+    "firecrawl": _Layout(_firecrawl, re.compile(r"^(?:#[ \t]+\S+[ \t]+llms(?:-full)?\.txt|\s*)$")),
+    "mintlify": _Layout(_mintlify),
+    "vitepress": _Layout(_vitepress, joined_by_rule=True),
+    "headings": _Layout(_headings),
+}
+LAYOUT_NAMES: tuple[str, ...] = tuple(LAYOUTS)
+FALLBACK = "headings"
+
+
+def detect_layout(text: str) -> str:
+    """The name of the layout ``split_llms_full`` would use for ``text``."""
+    lines = normalize_text(text).split("\n")
+    return _detect(lines, classify_lines(lines))[0]
+
+
+def _detect(lines: Sequence[str], kinds: Sequence[str]) -> tuple[str, list[_Start]]:
+    for name, layout in LAYOUTS.items():
+        starts = layout.find(lines, kinds)
+        if starts:
+            return name, starts
+    return FALLBACK, []
+
+
+def parse_llms_full(
+    text: str,
+    *,
+    base_url: str | None = None,
+    max_level: int = 3,
+    warn: Warn | None = None,
+    layout: str | None = None,
+    clean_urls: bool = False,
+) -> LlmsFull:
+    """Split an llms-full.txt into pages with the layout detected per file, or ``layout``.
+
+    Page URLs are resolved against ``base_url``; with ``clean_urls`` they are also turned
+    into the addresses the site serves (``markdown.site_url``: no ``.md``/``.html``). Pages
+    without a URL of their own (``headings``, tags without one) get ``base_url#slug`` and
+    the slug as their path. Warnings name the page they concern.
+    """
+    say = warn or (lambda message: None)
+    text = normalize_text(text)
+    lines = text.split("\n")
+    kinds = classify_lines(lines)
+    if layout is None:
+        layout, starts = _detect(lines, kinds)
+        if layout == FALLBACK and starts:
+            say(
+                "no known llms-full layout found; assumed layout 'headings' (a page per "
+                "top-level '# ' heading); set format: in the sources file to choose another"
+            )
+    else:
+        starts = LAYOUTS[layout].find(lines, kinds)
+        if not starts and text.strip():
+            say(f"format {layout!r} found no pages in this file")
+            return LlmsFull((), layout)
+    if not starts:
+        if not text.strip():
+            return LlmsFull((), layout)
+        say("no page markers or top-level '# ' headings found; the whole file is one page")
+        return LlmsFull((_whole_file(text, base_url, max_level, warn),), layout)
+
+    _check_preamble(lines[: starts[0].line], LAYOUTS[layout].preamble, say)
+    pages = []
+    slugger = Slugger()
+    for k, start in enumerate(starts):
+        following = starts[k + 1].line if k + 1 < len(starts) else len(lines)
+        if start.end is not None:  # a closing tag: what lies between pages belongs to none
+            _check_between(lines[start.end + 1 : following], say)
+        body = lines[start.body : following if start.end is None else start.end]
+        if LAYOUTS[layout].joined_by_rule:
+            while body and body[-1].strip() in ("", "---"):
+                body.pop()
+        pages.append(_page(body, start, slugger, base_url, clean_urls, max_level, say))
+    return LlmsFull(tuple(pages), layout)
 
 
 def split_llms_full(
@@ -123,67 +394,90 @@ def split_llms_full(
     *,
     base_url: str | None = None,
     max_level: int = 3,
-    warn: Callable[[str], None] | None = None,
+    warn: Warn | None = None,
+    layout: str | None = None,
+    clean_urls: bool = False,
 ) -> list[Page]:
-    """Split an llms-full.txt into pages.
+    """The pages of ``parse_llms_full`` as a list (for callers that need no layout name)."""
+    result = parse_llms_full(
+        text,
+        base_url=base_url,
+        max_level=max_level,
+        warn=warn,
+        layout=layout,
+        clean_urls=clean_urls,
+    )
+    return list(result.pages)
 
-    Mintlify files: one page per ``# Title`` + ``Source:`` pair. vitepress-plugin-llms files:
-    one page per ``---`` frontmatter block with a ``url:``. Without either, the file is split
-    at top-level ``# `` headings (with a warning), each page addressed by ``base_url#slug``
-    and given the slug as its path.
-    """
-    say = warn or (lambda message: None)
-    text = normalize_text(text)
-    lines = text.split("\n")
-    kinds = classify_lines(lines)
-    starts = _source_starts(lines, kinds, base_url)
-    by_frontmatter = False
-    if not starts:
-        starts = _frontmatter_starts(lines, kinds, base_url)
-        by_frontmatter = bool(starts)
-    by_heading = not starts
-    if by_heading:
-        starts = _heading_starts(lines, kinds, base_url)
-        if starts:
-            say("no Source: lines found; split at top-level '# ' headings")
-        elif text.strip():
-            say("no Source: lines or '# ' headings found; the whole file is one page")
-            url = base_url or ""
-            path = page_path_from_url(url)
-            title = title_from_path(path)
-            return [
-                parse_markdown(
-                    text, url=url, path=path, fallback_title=title, max_level=max_level, warn=warn
-                )
-            ]
-        else:
-            return []
 
-    preamble = "\n".join(lines[: starts[0].line]).strip()
-    if preamble:
-        say(f"ignored {len(preamble)} characters before the first page")
+def _whole_file(text: str, base_url: str | None, max_level: int, warn: Warn | None) -> Page:
+    url = base_url or ""
+    path = page_path_from_url(url)
+    return parse_markdown(
+        text,
+        url=url,
+        path=path,
+        fallback_title=title_from_path(path),
+        max_level=max_level,
+        warn=warn,
+    )
 
-    pages = []
-    for k, start in enumerate(starts):
-        end = starts[k + 1].line if k + 1 < len(starts) else len(lines)
-        path = start.url.rsplit("#", 1)[-1] if by_heading else page_path_from_url(start.url)
-        body_lines = lines[start.body : end]
-        if by_frontmatter:
-            # Pages are joined by a bare "---" line; it belongs to neither page.
-            while body_lines and body_lines[-1].strip() in ("", "---"):
-                body_lines.pop()
-        title = strip_inline(start.title) or start.title or title_from_path(path)
-        page = parse_markdown(
-            "\n".join(body_lines),
-            url=start.url,
-            path=path,
-            fallback_title=title,
-            max_level=max_level,
-            warn=lambda message, path=path: say(f"{path}: {message}"),
-            title=None if by_frontmatter else title,
-        )
-        pages.append(page)
-    return pages
+
+def _page(
+    body_lines: list[str],
+    start: _Start,
+    slugger: Slugger,
+    base_url: str | None,
+    clean_urls: bool,
+    max_level: int,
+    say: Warn,
+) -> Page:
+    title = strip_inline(decode_entities(start.title))
+    if start.url:
+        url = urljoin(base_url, start.url) if base_url else start.url
+        url = site_url(url) if clean_urls else url
+        path = page_path_from_url(url)
+    else:
+        path = slugger.slug(title or "page")
+        url = f"{base_url}#{path}" if base_url else path
+    page = parse_markdown(
+        "\n".join(body_lines),
+        url=url,
+        path=path,
+        fallback_title=title or title_from_path(path),
+        max_level=max_level,
+        warn=lambda message: say(f"{path}: {message}"),
+        title=title if start.forced and title else None,
+    )
+    if start.group:
+        page = replace(page, group=start.group)
+    if start.description and not page.description:
+        page = replace(page, description=" ".join(start.description.split()))
+    return page
+
+
+def _check_preamble(lines: Sequence[str], expected: re.Pattern[str] | None, say: Warn) -> None:
+    unexpected = [line for line in lines if not (expected and expected.match(line))]
+    text = "\n".join(unexpected).strip()
+    if text:
+        say(f"ignored {len(text)} characters before the first page")
+
+
+def _check_between(lines: Sequence[str], say: Warn) -> None:
+    text = "\n".join(line for line in lines if not _WRAPPER_LINE.match(line)).strip()
+    if text:
+        say(f"ignored {len(text)} characters outside the page tags")
+
+
+# -- llms.txt ------------------------------------------------------------------------------
+
+# An inline code span (matched so it can be skipped), or a link that is not an image. The
+# target may hold one level of parentheses (wiki-style .../Gear_(device)), sit in <...>, and
+# be followed by a quoted title.
+_LINK = re.compile(
+    r"(`+)[^\n]*?\1"
+    r"|(?<!!)\[[^\]\n]*\]\(\s*<?((?:[^()\s<>]|\([^()\s]*\))+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)"
+)
 
 
 def parse_llms_txt(text: str, *, base_url: str) -> list[str]:

@@ -1,29 +1,41 @@
-"""Markdown/MDX page parsing: frontmatter, minimal MDX cleanup, headings -> sections.
+"""Markdown/MDX page parsing: frontmatter, MDX and HTML cleanup, headings -> sections.
 
 Everything here is pure (text in, values out) so sources of any kind can share it and tests
 can call it directly. Headings are found only outside fenced code, because a ``# comment`` in
 a bash sample is the most common way a naive splitter goes wrong.
+
+The cleanup keeps what a reader of the rendered page reads: text inside MDX components and
+VitePress ``:::`` containers, the text of HTML blocks, decoded entities; and drops what they
+never see: ESM lines, component tags, HTML comments, scripts and styles.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
+from html.parser import HTMLParser
+from itertools import groupby
 from typing import NamedTuple
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import yaml
 
 from .models import Page, Section
 
-PROSE, FENCE, CODE = "prose", "fence", "code"
+PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"
 
 # Any indentation: Mintlify indents fences inside <Tab>/<Step> components.
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
 _ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+$")
 _FRONTMATTER_FENCE = re.compile(r"^---[ \t]*$")
+_COMMENT_OPEN = re.compile(r"^[ \t]*<!--")
+# An unclosed "<!--" would otherwise hide everything up to the next "-->" anywhere later,
+# which in a concatenated llms-full.txt can be pages away.
+_COMMENT_MAX_LINES = 400
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 _IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
@@ -58,19 +70,29 @@ def normalize_text(text: str) -> str:
 
 
 def classify_lines(lines: Sequence[str]) -> list[str]:
-    """Tag each line PROSE, FENCE (an opening/closing fence line) or CODE.
+    """Tag each line PROSE, FENCE (an opening/closing fence line), CODE or COMMENT.
 
     A fence closes only with the same character and at least the same length, so a ````
-    fence can show ``` samples; an unclosed fence makes the rest of the text code.
+    fence can show ``` samples; an unclosed fence makes the rest of the text code. A line
+    that starts an HTML comment (``<!--`` outside code) makes every line up to the one that
+    closes it COMMENT, fences included, as CommonMark does; an unclosed comment is prose.
     """
+    closers = [i for i, line in enumerate(lines) if "-->" in line]
     kinds: list[str] = []
     fence: tuple[str, int] | None = None
-    for line in lines:
+    comment_end = -1
+    for i, line in enumerate(lines):
+        if i <= comment_end:
+            kinds.append(COMMENT)
+            continue
         if fence is None:
             m = _FENCE_OPEN.match(line)
             if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
                 fence = (m.group(1)[0], len(m.group(1)))
                 kinds.append(FENCE)
+            elif _COMMENT_OPEN.match(line) and (end := _comment_end(lines, closers, i)) >= 0:
+                comment_end = end
+                kinds.append(COMMENT)
             else:
                 kinds.append(PROSE)
             continue
@@ -82,6 +104,22 @@ def classify_lines(lines: Sequence[str]) -> list[str]:
         else:
             kinds.append(CODE)
     return kinds
+
+
+def _comment_end(lines: Sequence[str], closers: Sequence[int], start: int) -> int:
+    """The line that closes the comment opened at ``start``, or -1 if it is not a block.
+
+    A one-line comment is a block only when nothing follows its ``-->``; otherwise the line
+    is prose and the inline comment is removed with the rest of the markup.
+    """
+    line = lines[start]
+    after = line[line.index("<!--") + 4 :]
+    if "-->" in after:
+        return start if line.rstrip().endswith("-->") else -1
+    k = bisect_left(closers, start + 1)
+    if k < len(closers) and closers[k] - start <= _COMMENT_MAX_LINES:
+        return closers[k]
+    return -1
 
 
 def split_code(text: str) -> tuple[str, str]:
@@ -114,7 +152,7 @@ def strip_inline(text: str) -> str:
         parts.append(m.group(2).strip())
         pos = m.end()
     parts.append(_strip_markup(text[pos:]))
-    return " ".join("".join(parts).split())
+    return " ".join("".join(parts).translate(_INVISIBLE).split())
 
 
 def slugify(heading: str) -> str:
@@ -201,16 +239,26 @@ def _yaml_reason(exc: Exception) -> str:
     return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
-def _esm_end(lines: Sequence[str], kinds: Sequence[str], start: int) -> int:
+def _esm_end(lines: Sequence[str], start: int) -> int:
     """Index of the last line of the ESM statement at ``start`` (balanced brackets)."""
     depth = 0
     for i in range(start, len(lines)):
-        if kinds[i] != PROSE:
-            break
         depth += sum(lines[i].count(c) for c in "([{") - sum(lines[i].count(c) for c in ")]}")
         if depth <= 0:
             return i
     return start  # never balanced: drop only the first line rather than the rest
+
+
+def _drop_esm(lines: list[str]) -> list[str]:
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        if _ESM.match(lines[i]):
+            i = _esm_end(lines, i) + 1
+        else:
+            kept.append(lines[i])
+            i += 1
+    return kept
 
 
 def _replace_tag(m: re.Match[str]) -> str:
@@ -222,7 +270,7 @@ def _replace_tag(m: re.Match[str]) -> str:
     return _DROPPED
 
 
-def _clean_prose(lines: list[str]) -> list[str]:
+def _drop_components(lines: list[str]) -> list[str]:
     text = _JSX_COMMENT.sub(_DROPPED, "\n".join(lines))
     text = _JSX_TAG.sub(_replace_tag, text)
     kept = []
@@ -233,6 +281,46 @@ def _clean_prose(lines: list[str]) -> list[str]:
     return kept
 
 
+def _map_prose(
+    text: str, steps: Sequence[Callable[[list[str]], list[str]]], *, keep_comments: bool
+) -> str:
+    """Run ``steps`` over each run of prose lines; fenced code is never touched.
+
+    Unless ``keep_comments``, comment lines join the prose run as _DROPPED markers, so the
+    text on either side of a comment is one run, as a reader sees it.
+    """
+    lines = normalize_text(text).split("\n")
+    kinds = classify_lines(lines)
+
+    def in_run(pair: tuple[str, str]) -> bool:
+        return pair[1] == PROSE or (pair[1] == COMMENT and not keep_comments)
+
+    out: list[str] = []
+    for is_run, group in groupby(zip(lines, kinds), key=in_run):
+        if not is_run:
+            out.extend(line for line, _kind in group)
+            continue
+        run = [line if kind == PROSE else _DROPPED for line, kind in group]
+        for step in steps:
+            run = step(run)
+        out.extend(run)
+    return "\n".join(out)
+
+
+def _drop_marked(lines: list[str]) -> list[str]:
+    return [line for line in lines if line != _DROPPED]
+
+
+def _squeeze_blanks(lines: list[str]) -> list[str]:
+    """One blank line where dropped markup (comments, scripts, tags) left several."""
+    kept: list[str] = []
+    for line in lines:
+        if not line.strip() and kept and not kept[-1].strip():
+            continue
+        kept.append(line)
+    return kept
+
+
 def strip_mdx(text: str) -> str:
     """Minimal MDX cleanup so component syntax does not pollute search text.
 
@@ -240,26 +328,214 @@ def strip_mdx(text: str) -> str:
     and keeps a ``title="…"`` attribute as its own line (tab and card titles are content).
     Fenced code is never touched.
     """
-    lines = normalize_text(text).split("\n")
-    kinds = classify_lines(lines)
+    return _map_prose(text, (_drop_esm, _drop_components), keep_comments=True)
+
+
+# -- containers, HTML and entities ---------------------------------------------------------
+
+# VitePress/Docusaurus containers: "::: tip", "::: warning Custom title", ":::note[Title]",
+# ":::". The marker lines go; a custom title is text the reader sees, so it stays.
+_CONTAINER = re.compile(r"^[ \t]*:{3,}[ \t]*(?:([A-Za-z][\w-]*)[ \t]*)?(.*?)[ \t]*$")
+_INLINE_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": None, "\u200c": None, "\ufeff": None})
+
+
+def decode_entities(text: str) -> str:
+    """Decode HTML entities (``&nbsp;``, ``&#x7B;``, ``&quot;``) as a browser shows them.
+
+    Only complete references (with ``;``) are decoded, as in CommonMark, so ``?a=1&copy=2``
+    in a URL survives. A no-break space becomes a space and zero-width characters go.
+    """
+    if "&" in text:
+        text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
+    return text.translate(_INVISIBLE)
+
+
+def _decode_prose(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        if "`" not in line:
+            out.append(decode_entities(line))
+            continue
+        parts, pos = [], 0
+        for m in _CODE_SPAN.finditer(line):  # code spans show entities literally
+            parts += [decode_entities(line[pos : m.start()]), m.group(0)]
+            pos = m.end()
+        out.append("".join(parts) + decode_entities(line[pos:]))
+    return out
+
+
+def _drop_containers(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        m = _CONTAINER.match(line) if ":::" in line else None
+        if m is None:
+            out.append(line)
+            continue
+        title = m.group(2).strip()
+        if m.group(1) and title.startswith("[") and title.endswith("]"):
+            title = title[1:-1].strip()
+        if m.group(1) and title and not title.startswith("{"):
+            out.append(title)
+    return out
+
+
+def _drop_inline_comments(lines: list[str]) -> list[str]:
+    text = "\n".join(lines)
+    return _INLINE_COMMENT.sub("", text).split("\n") if "<!--" in text else lines
+
+
+# CommonMark HTML block start conditions 1, 6 and 7 (2-5, comments and declarations, are
+# rare in docs; comments are classified as COMMENT lines).
+_RAW_OPEN = re.compile(r"^[ \t]*<(script|pre|style|textarea)(?=[\s>]|$)", re.I)
+_BLOCK_OPEN = re.compile(r"^[ \t]*</?([A-Za-z][A-Za-z0-9]*)(?=[\s/>]|$)")
+_LONE_TAG = re.compile(
+    r"""^[ \t]*(?:<[A-Za-z][\w.:-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*?)?/?>"""
+    r"|</[A-Za-z][\w.:-]*\s*>)[ \t]*$"
+)
+_BLOCK_TAGS = frozenset(
+    "address article aside base basefont blockquote body caption center col colgroup dd "
+    "details dialog dir div dl dt fieldset figcaption figure footer form frame frameset "
+    "h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav "
+    "noframes ol optgroup option p param search section summary table tbody td tfoot th "
+    "thead title tr track ul".split()
+)
+
+
+def _html_blocks(lines: list[str]) -> list[str]:
+    """Replace each HTML block (tables, TypeDoc output, ``<details>``) by its text."""
     out: list[str] = []
-    prose: list[str] = []
-    i = 0
+    i, after_blank = 0, True
     while i < len(lines):
-        if kinds[i] != PROSE:
-            out += _clean_prose(prose) if prose else []
-            prose = []
-            out.append(lines[i])
-        elif _ESM.match(lines[i]):
-            i = _esm_end(lines, kinds, i)
+        line = lines[i]
+        if "<" not in line:
+            out.append(line)
+            after_blank = not line.strip()
+            i += 1
+            continue
+        raw = _RAW_OPEN.match(line)
+        block = _BLOCK_OPEN.match(line)
+        if raw:
+            closer = f"</{raw.group(1).lower()}>"
+            end = next(
+                (j for j in range(i, len(lines)) if closer in lines[j].lower()), len(lines) - 1
+            )
+            out += html_to_text("\n".join(lines[i : end + 1])).split("\n")
+            i = end + 1
+        elif (block and block.group(1).lower() in _BLOCK_TAGS) or (
+            after_blank and _LONE_TAG.match(line)  # a lone tag cannot interrupt a paragraph
+        ):
+            end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))
+            text = html_to_text("\n".join(lines[i:end]))
+            out += text.split("\n") if text else []
+            i = end
         else:
-            prose.append(lines[i])
-        i += 1
-    out += _clean_prose(prose) if prose else []
-    return "\n".join(out)
+            out.append(line)
+            after_blank = False
+            i += 1
+            continue
+        after_blank = False
+    return out
+
+
+class _TextParser(HTMLParser):
+    """Collects the text of an HTML fragment: block tags break lines, cells are joined by |."""
+
+    _BREAKS = _BLOCK_TAGS | {"br", "pre", "textarea"}
+    _HIDDEN = frozenset({"script", "style", "svg", "head", "title"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._hidden = 0
+        self._row_cells = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._HIDDEN:
+            self._hidden += 1
+        elif tag in ("td", "th"):
+            self.parts.append(" | " if self._row_cells else "\n")
+            self._row_cells += 1
+        elif tag == "tr":
+            self._row_cells = 0
+            self.parts.append("\n")
+        elif tag == "img":
+            alt = dict(attrs).get("alt")
+            if alt and not self._hidden:
+                self.parts.append(alt)
+        elif tag in self._BREAKS:
+            self.parts.append("\n")
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in self._HIDDEN:
+            self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._HIDDEN:
+            self._hidden = max(0, self._hidden - 1)
+        elif tag in self._BREAKS and tag not in ("td", "th"):
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden:
+            self.parts.append(data)
+
+
+def html_to_text(fragment: str) -> str:
+    """The text of an HTML fragment, one line per block, entities decoded, spaces collapsed."""
+    parser = _TextParser()
+    try:
+        parser.feed(fragment)
+        parser.close()
+    except AssertionError:  # html.parser on a malformed "<![" section; keep the words
+        parser.parts = [_HTML_TAG.sub(" ", fragment)]
+    lines = (" ".join(decode_entities(line).split()) for line in "".join(parser.parts).split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def clean_body(text: str) -> str:
+    """Everything a page body needs before headings are read: MDX, containers, HTML, entities.
+
+    Comments and scripts go; components, containers and HTML blocks leave their text.
+    """
+    steps = (
+        _drop_marked,
+        _drop_esm,
+        _drop_components,
+        _drop_inline_comments,
+        _drop_containers,
+        _html_blocks,
+        _decode_prose,
+        _squeeze_blanks,
+    )
+    return _map_prose(text, steps, keep_comments=False)
+
+
+# Mintlify serves every page as Markdown at <page>.md, opening with a note for agents:
+# "> ## Documentation Index\n> Fetch the complete documentation index at: …/llms.txt".
+_DOC_INDEX = re.compile(r"^>[ \t]*(?:#{1,6}[ \t]+)?\**Documentation Index\b", re.I)
+
+
+def drop_doc_index(text: str) -> str:
+    """Remove a leading "Documentation Index" blockquote (and the blank lines after it)."""
+    lines = text.split("\n")
+    start = 0
+    while start < len(lines) and not lines[start].strip():
+        start += 1
+    if start == len(lines) or not _DOC_INDEX.match(lines[start]):
+        return text
+    end = start
+    while end < len(lines) and lines[end].lstrip().startswith(">"):
+        end += 1
+    while end < len(lines) and not lines[end].strip():
+        end += 1
+    return "\n".join(lines[end:])
 
 
 # -- pages -------------------------------------------------------------------------------
+
+_SITE_SUFFIXES = (".md", ".mdx", ".markdown", ".html", ".htm")
 
 
 def page_path_from_url(url: str) -> str:
@@ -277,6 +553,29 @@ def page_path_from_url(url: str) -> str:
     return path or "index"
 
 
+def site_url(url: str) -> str:
+    """The address a docs site shows a page at, given the address of its source file.
+
+    The rule: a final ``.md``, ``.mdx``, ``.markdown``, ``.html`` or ``.htm`` is dropped,
+    and a final ``index`` segment becomes its folder (``docs/guide/index.md`` ->
+    ``docs/guide/``); query and fragment are kept. Mintlify and vitepress-plugin-llms
+    publish a Markdown twin of each page at ``<page>.md`` and serve the page itself without
+    the extension, and static hosts serve ``<page>.html`` at ``<page>`` too. Sources apply
+    it only when the sources file gives a ``base_url`` (the site's reader-facing root):
+    without one docwheel cannot know how the site serves its pages.
+    """
+    parts = urlsplit(url)
+    path = parts.path
+    lowered = path.lower()
+    for suffix in _SITE_SUFFIXES:
+        if lowered.endswith(suffix) and not lowered.endswith("/" + suffix):
+            path = path[: -len(suffix)]
+            break
+    if path == "index" or path.endswith("/index"):
+        path = path[: -len("index")]
+    return urlunsplit(parts._replace(path=path))
+
+
 def title_from_path(path: str) -> str:
     """A readable fallback title from the last path segment: getting-started -> Getting started."""
     name = page_path_from_url(path).rsplit("/", 1)[-1]
@@ -286,7 +585,27 @@ def title_from_path(path: str) -> str:
 
 def _meta_str(meta: dict, key: str) -> str:
     value = meta.get(key)
-    return str(value).strip() if isinstance(value, (str, int, float)) else ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return ""
+    return " ".join(decode_entities(str(value)).split())
+
+
+def page_meta(text: str) -> dict:
+    """A page's frontmatter as a mapping: {} when it has none or it is malformed."""
+    return split_frontmatter(drop_doc_index(normalize_text(text)))[0]
+
+
+def unlisted(meta: dict) -> str | None:
+    """The frontmatter key that keeps a page out of the index (``noindex``/``hidden``), if any.
+
+    Published but unlisted pages (drafts, redirects, internal notes) would otherwise show up
+    in search results that their own site never shows.
+    """
+    for key in ("noindex", "hidden"):
+        value = meta.get(key)
+        if value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes")):
+            return key
+    return None
 
 
 def _trimmed(lines: Sequence[str]) -> str:
@@ -329,15 +648,18 @@ def parse_markdown(
     """Parse one Markdown/MDX page into an intro section plus one section per heading.
 
     ``title`` forces the page title (llms-full pages carry it outside the body); otherwise
-    frontmatter ``title`` wins, then a leading H1, then ``fallback_title``.
+    frontmatter ``title`` wins, then a leading H1, then frontmatter ``sidebarTitle``, then
+    ``fallback_title``.
     """
-    meta, body, problem = split_frontmatter(normalize_text(text))
+    meta, body, problem = split_frontmatter(drop_doc_index(normalize_text(text)))
     if problem and warn is not None:
         warn(problem)
-    lines = strip_mdx(body).split("\n")
+    lines = clean_body(drop_doc_index(body)).split("\n")
     headings = _find_headings(lines, classify_lines(lines))
     page_title, title_line = _choose_title(
-        title or _meta_str(meta, "title"), headings, fallback_title
+        title or _meta_str(meta, "title"),
+        headings,
+        _meta_str(meta, "sidebarTitle") or fallback_title,
     )
 
     slugger = Slugger()  # every heading takes a number, as on the rendered page

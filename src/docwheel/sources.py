@@ -1,13 +1,16 @@
 """Turn one configured source into pages: read or fetch its bytes, then parse them.
 
 One loader per source kind, registered in ``LOADERS``. Every failure becomes a
-``SourceError`` that names the source, where it was read from, and why.
+``SourceError`` that names the source, where it was read from, and why; every warning names
+the source and the file or page it concerns.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -16,8 +19,15 @@ from urllib.parse import urljoin
 
 from .config import SourceConfig
 from .errors import FetchError, SourceError
-from .llms import parse_llms_txt, split_llms_full
-from .markdown import page_path_from_url, parse_markdown, title_from_path
+from .llms import parse_llms_full, parse_llms_txt
+from .markdown import (
+    page_meta,
+    page_path_from_url,
+    parse_markdown,
+    site_url,
+    title_from_path,
+    unlisted,
+)
 from .models import Page
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -35,15 +45,23 @@ class Raw:
     sha256: str
     size: int
     fetched_at: str | None = None
+    problem: str | None = None  # e.g. invalid UTF-8, decoded with replacement characters
 
 
 @dataclass
 class Loaded:
-    """What a source produced: its pages, what was read, and any parse warnings."""
+    """What a source produced: its pages, what was read, and any parse warnings.
+
+    ``layout`` names how the text was cut into pages: an llms-full layout
+    (``llms.LAYOUT_NAMES``) or ``markdown``; ``navigation`` the docs.json/mint.json that
+    gave pages their navigation group, if any.
+    """
 
     pages: list[Page]
     raws: list[Raw]
     warnings: list[str] = field(default_factory=list)
+    layout: str = "markdown"
+    navigation: str | None = None
 
     @property
     def sha256(self) -> str:
@@ -66,7 +84,9 @@ def load_source(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
     except FetchError as exc:
         raise SourceError(source.name, exc.url, exc.reason) from None
     except OSError as exc:
-        raise SourceError(source.name, source.location, f"cannot read: {exc.strerror or exc}") from None
+        raise SourceError(
+            source.name, source.location, f"cannot read: {exc.strerror or exc}"
+        ) from None
     if not loaded.pages:
         raise SourceError(source.name, source.location, "no pages found")
     return loaded
@@ -76,13 +96,28 @@ def _read_file(path: Path, shown: str) -> Raw:
     data = path.read_bytes()
     if not data.strip():
         raise SourceError("", shown, "empty file")
-    text = data.decode("utf-8", errors="replace")
-    return Raw(shown, text, hashlib.sha256(data).hexdigest(), len(data))
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        return Raw(shown, data.decode("utf-8"), digest, len(data))
+    except UnicodeDecodeError as exc:
+        problem = (
+            f"not valid UTF-8 (first bad byte at offset {exc.start}); "
+            "undecodable bytes were replaced with U+FFFD"
+        )
+        return Raw(
+            shown, data.decode("utf-8", errors="replace"), digest, len(data), problem=problem
+        )
 
 
 def _fetch(fetch: Callable[[str], object], url: str) -> Raw:
     got = fetch(url)
-    return Raw(got.url, got.text, got.sha256, got.size, got.fetched_at)  # type: ignore[attr-defined]
+    text = got.text  # type: ignore[attr-defined]
+    # fetch decodes with replacement; the bytes are gone, so count what it replaced.
+    bad = text.count("\ufffd")
+    problem = (
+        f"{bad} characters could not be decoded and were replaced with U+FFFD" if bad else None
+    )
+    return Raw(got.url, text, got.sha256, got.size, got.fetched_at, problem)  # type: ignore[attr-defined]
 
 
 def _one_document(source: SourceConfig, fetch: Callable[[str], object]) -> Raw:
@@ -97,36 +132,65 @@ def _warner(source: SourceConfig, where: str, sink: list[str]) -> Callable[[str]
 
 
 def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
+    """One file; its layout is detected unless the sources file sets ``format:``.
+
+    Page URLs are resolved against ``base_url`` (or the file's own URL); with ``base_url``
+    they are also made the addresses the site serves (``markdown.site_url``).
+    """
     raw = _reraise_named(source, lambda: _one_document(source, fetch))
     warnings: list[str] = []
-    base = source.base_url or source.url
-    pages = split_llms_full(
+    warn = _warner(source, raw.location, warnings)
+    if raw.problem:
+        warn(raw.problem)
+    result = parse_llms_full(
         raw.text,
-        base_url=base,
+        base_url=source.base_url or source.url,
         max_level=source.max_level,
-        warn=_warner(source, raw.location, warnings),
+        warn=warn,
+        layout=source.format,
+        clean_urls=source.base_url is not None,
     )
-    return Loaded(pages, [raw], warnings)
+    if not result.pages and source.format and raw.text.strip():
+        raise SourceError(
+            source.name,
+            source.location,
+            f"format {source.format!r} found no pages; remove format: to detect the layout",
+        )
+    return Loaded(list(result.pages), [raw], warnings, layout=result.layout)
 
 
 def load_llms_txt(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
+    """Every page the llms.txt links to, fetched and parsed as Markdown.
+
+    With ``base_url`` a page's URL is the address the site serves (``markdown.site_url``:
+    ``…/install.md`` -> ``…/install``); without it, the URL it was fetched from.
+    """
     index = _reraise_named(source, lambda: _one_document(source, fetch))
     base = source.base_url or source.url
     if not base:
-        raise SourceError(source.name, index.location, "an llms-txt source read from a path needs base_url")
+        raise SourceError(
+            source.name, index.location, "an llms-txt source read from a path needs base_url"
+        )
     links = parse_llms_txt(index.text, base_url=base)
     if not links:
         raise SourceError(source.name, index.location, "no links found in the llms.txt file")
     raws = _fetch_all(source, fetch, links)
-    loaded = _parse_markdown_raws(source, raws, base_url=None)
+    url_of = site_url if source.base_url else str
+    loaded = _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws])
     loaded.raws.insert(0, index)
     return loaded
 
 
 def load_markdown(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
+    """Pages by URL (``url``/``urls``, URLs as for llms-txt) or a file or folder (``path``).
+
+    A folder's page URL is ``base_url`` joined with the file's path as the site serves it;
+    a ``docs.json``/``mint.json`` at the folder's root gives pages their navigation group.
+    """
     if source.urls or source.url:
         raws = _fetch_all(source, fetch, list(source.urls) or [source.url])  # type: ignore[list-item]
-        return _parse_markdown_raws(source, raws, base_url=None)
+        url_of = site_url if source.base_url else str
+        return _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws])
     assert source.path is not None
     root = source.path
     if root.is_file():
@@ -136,7 +200,15 @@ def load_markdown(source: SourceConfig, fetch: Callable[[str], object]) -> Loade
     else:
         raise SourceError(source.name, str(root), "path does not exist")
     raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
-    return _parse_markdown_raws(source, raws, base_url=source.base_url)
+    base = source.base_url
+    located = [
+        (raw, urljoin(base, site_url(raw.location)) if base else raw.location) for raw in raws
+    ]
+    warnings: list[str] = []
+    nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
+    loaded = _parse_markdown_raws(source, located, nav)
+    loaded.warnings[:0] = warnings
+    return loaded
 
 
 def _markdown_files(root: Path) -> list[Path]:
@@ -145,7 +217,11 @@ def _markdown_files(root: Path) -> list[Path]:
         rel = path.relative_to(root).parts
         if any(part.startswith(".") or part in SKIP_DIRS for part in rel[:-1]):
             continue
-        if path.is_file() and path.suffix.lower() in MARKDOWN_SUFFIXES and not rel[-1].startswith("."):
+        if (
+            path.is_file()
+            and path.suffix.lower() in MARKDOWN_SUFFIXES
+            and not rel[-1].startswith(".")
+        ):
             found.append(path)
     return found
 
@@ -155,32 +231,146 @@ def _fetch_all(source: SourceConfig, fetch: Callable[[str], object], urls: list[
         return list(pool.map(lambda url: _fetch(fetch, url), urls))
 
 
-def _parse_markdown_raws(source: SourceConfig, raws: list[Raw], *, base_url: str | None) -> Loaded:
+def _parse_markdown_raws(
+    source: SourceConfig, located: list[tuple[Raw, str]], nav: Navigation | None = None
+) -> Loaded:
+    """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped."""
     warnings: list[str] = []
     pages = []
-    for raw in raws:
-        url = urljoin(base_url, _strip_suffix(raw.location)) if base_url else raw.location
+    skipped: list[str] = []
+    for raw, url in located:
+        warn = _warner(source, raw.location, warnings)
+        if raw.problem:
+            warn(raw.problem)
+        if unlisted(page_meta(raw.text)):
+            skipped.append(raw.location)
+            continue
         path = page_path_from_url(raw.location)
+        group, nav_title = nav.place(path) if nav else ((), None)
         page = parse_markdown(
             raw.text,
             url=url,
             path=path,
-            fallback_title=title_from_path(path),
+            fallback_title=nav_title or title_from_path(path),
             max_level=source.max_level,
-            warn=_warner(source, raw.location, warnings),
+            warn=warn,
         )
-        pages.append(page)
-    return Loaded(pages, list(raws), warnings)
+        pages.append(dataclasses.replace(page, group=group) if group else page)
+    if skipped:
+        shown = ", ".join(skipped[:5]) + (", …" if len(skipped) > 5 else "")
+        warnings.append(
+            f"{source.name}: skipped {len(skipped)} pages whose frontmatter sets "
+            f"noindex or hidden: {shown}"
+        )
+    return Loaded(pages, [raw for raw, _ in located], warnings, navigation=nav and nav.file)
 
 
-def _strip_suffix(rel: str) -> str:
-    for suffix in MARKDOWN_SUFFIXES:
-        if rel.lower().endswith(suffix):
-            rel = rel[: -len(suffix)]
-            break
-    if rel == "index" or rel.endswith("/index"):
-        rel = rel[: -len("index")]
-    return rel
+# -- navigation files --------------------------------------------------------------------
+
+NAV_FILES = ("docs.json", "mint.json")  # Mintlify's current and legacy configuration
+# Keys whose values hold navigation entries, and keys that label a level of it.
+_NAV_CHILDREN = (
+    "navigation",
+    "tabs",
+    "versions",
+    "dropdowns",
+    "anchors",
+    "languages",
+    "products",
+    "menu",
+    "groups",
+    "pages",
+)
+_NAV_LABELS = ("tab", "version", "dropdown", "anchor", "language", "product", "item", "group")
+_MAX_REF_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Navigation:
+    """Where a Mintlify site's navigation puts each page: ``{page path: labels}``.
+
+    Labels run from the outermost level down (tab, version, dropdown, groups), e.g.
+    ``("Documentation", "Version 2025-11-25", "Get started")``. ``roots`` maps a group's
+    ``root`` page to the group's name, the only page title a navigation file gives.
+    """
+
+    file: str
+    groups: dict[str, tuple[str, ...]]
+    roots: dict[str, str]
+
+    def place(self, path: str) -> tuple[tuple[str, ...], str | None]:
+        return self.groups.get(path, ()), self.roots.get(path)
+
+
+def read_navigation(root: Path, warn: Callable[[str], None]) -> Navigation | None:
+    """Read ``docs.json`` (or the legacy ``mint.json``) at ``root``, following ``$ref``s.
+
+    A broken file is a warning: the pages are still indexed, only without groups.
+    """
+    for name in NAV_FILES:
+        file = root / name
+        if not file.is_file():
+            continue
+        try:
+            data = _resolve_refs(_load_json(file), file.parent, 0)
+        except (OSError, ValueError, RecursionError) as exc:
+            warn(f"{name}: navigation ignored: {exc}")
+            return None
+        nav = data.get("navigation") if isinstance(data, dict) else None
+        groups: dict[str, tuple[str, ...]] = {}
+        roots: dict[str, str] = {}
+        for path, labels, is_root in _nav_pages(nav, ()):
+            groups.setdefault(path, labels)
+            if is_root and labels:
+                roots.setdefault(path, labels[-1])
+        return Navigation(name, groups, roots)
+    return None
+
+
+def _load_json(file: Path) -> object:
+    try:
+        return json.loads(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{file.name} is not UTF-8") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{file.name}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
+
+
+def _resolve_refs(node: object, here: Path, depth: int) -> object:
+    """Replace ``{"$ref": "./other.json"}`` by that file's content (paths relative to here)."""
+    if isinstance(node, list):
+        return [_resolve_refs(item, here, depth) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        if depth >= _MAX_REF_DEPTH:
+            raise ValueError(f"$ref {ref!r} nested more than {_MAX_REF_DEPTH} deep")
+        target = (here / ref).resolve()
+        content = _resolve_refs(_load_json(target), target.parent, depth + 1)
+        rest = {k: _resolve_refs(v, here, depth) for k, v in node.items() if k != "$ref"}
+        return {**content, **rest} if isinstance(content, dict) else content
+    return {k: _resolve_refs(v, here, depth) for k, v in node.items()}
+
+
+def _nav_pages(
+    node: object, labels: tuple[str, ...]
+) -> Iterator[tuple[str, tuple[str, ...], bool]]:
+    """(page path, labels, is the group's root page) for every page entry under ``node``."""
+    if isinstance(node, str):
+        if node.strip() and " " not in node.strip() and "://" not in node:
+            yield page_path_from_url(node), labels, False
+    elif isinstance(node, list):
+        for item in node:
+            yield from _nav_pages(item, labels)
+    elif isinstance(node, dict):
+        label = next((node[k] for k in _NAV_LABELS if isinstance(node.get(k), str)), None)
+        inner = (*labels, label.strip()) if label and label.strip() else labels
+        if isinstance(node.get("root"), str):
+            yield page_path_from_url(node["root"]), inner, True
+        for key in _NAV_CHILDREN:
+            if key in node:
+                yield from _nav_pages(node[key], inner)
 
 
 def _reraise_named(source: SourceConfig, read: Callable[[], Raw]) -> Raw:

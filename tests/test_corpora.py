@@ -1,0 +1,240 @@
+"""The real documentation corpora in ../shared/corpora, built through the real build.
+
+Each corpus is built once per module (about 50 s for all seven, most of it writing the
+Whoosh index) and checked against what its SOURCE.md states: the page count, that no page
+or section title comes from inside a code fence, that every page has a URL, and that no MDX
+``import``/``export`` line or ``<Component`` tag reaches the indexed text. Skipped when the
+corpora folder is absent (it is not part of this repository).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+import docwheel
+from docwheel.build import build_index
+from docwheel.config import parse_config
+from docwheel.sources import MARKDOWN_SUFFIXES, SKIP_DIRS
+
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+pytestmark = pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not available")
+
+
+class Corpus(NamedTuple):
+    kind: str
+    path: str  # inside the corpus folder
+    base_url: str
+    layout: str
+
+
+CORPUS = {
+    "mcp-llms-full": Corpus(
+        "llms-full", "llms-full.txt", "https://modelcontextprotocol.io/", "mintlify"
+    ),
+    "sinon-llms-full": Corpus("llms-full", "llms-full.txt", "https://sinonjs.org/", "vitepress"),
+    "apostrophe-llms-full": Corpus(
+        "llms-full", "llms-full.txt", "https://apostrophecms.com/docs/", "rule-blocks"
+    ),
+    "litellm-llms-full": Corpus(
+        "llms-full", "llms-full.txt", "https://docs.litellm.ai/", "firecrawl"
+    ),
+    "mcp-docs": Corpus("markdown", "docs", "https://modelcontextprotocol.io/", "markdown"),
+    "mcp-docs-mintjson": Corpus("markdown", "docs", "https://modelcontextprotocol.io/", "markdown"),
+    "fastmcp-docs": Corpus("markdown", "docs", "https://gofastmcp.com/", "markdown"),
+}
+
+
+class Built(NamedTuple):
+    manifest: dict
+    index: Path
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory):
+    """Build a corpus the first time a test asks for it; later tests reuse the index."""
+    cache: dict[str, Built] = {}
+
+    def get(name: str) -> Built:
+        if name not in cache:
+            corpus = CORPUS[name]
+            config = parse_config(
+                {
+                    "name": "corpora",
+                    "sources": [
+                        {
+                            "name": "docs",
+                            "kind": corpus.kind,
+                            "path": corpus.path,
+                            "base_url": corpus.base_url,
+                        }
+                    ],
+                },
+                base_dir=CORPORA / name,
+                origin=f"{name}/docwheel.yaml",
+            )
+            out = tmp_path_factory.mktemp(name) / "index"
+            cache[name] = Built(build_index(config, out), out)
+        return cache[name]
+
+    return get
+
+
+def expected_pages(name: str) -> int:
+    """The page count SOURCE.md states, minus the files docwheel rightly does not index.
+
+    The count is read from the "files / size" row of the table. llms-full corpora state
+    "N pages". Markdown trees state "N pages" (fastmcp) or only
+    "N `.mdx`" files (mcp-docs, mcp-docs-mintjson). Either count includes Mintlify's
+    ``snippets/`` folder, which holds fragments that pages import, not pages the site
+    serves (docwheel skips it, see ``sources.SKIP_DIRS``): one file in each tree. No page
+    in these corpora sets ``noindex``/``hidden``, so nothing else is subtracted.
+    """
+    source_md = (CORPORA / name / "SOURCE.md").read_text(encoding="utf-8")
+    row = next(line for line in source_md.splitlines() if line.startswith("| files / size |"))
+    m = re.search(r"\b(\d+) pages\b", row) or re.search(r"\((\d+) `\.mdx`", row)
+    assert m is not None, f"{name}/SOURCE.md states no page or .mdx count: {row}"
+    count = int(m.group(1))
+    corpus = CORPUS[name]
+    if corpus.kind == "markdown":
+        root = CORPORA / name / corpus.path
+        count -= sum(1 for f in _markdown_files(root) if set(f.relative_to(root).parts) & SKIP_DIRS)
+    return count
+
+
+def _markdown_files(root: Path) -> Iterator[Path]:
+    return (p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in MARKDOWN_SUFFIXES)
+
+
+# -- an independent reading of the raw files: what is inside fences and what is not -------
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+_ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_LABEL = re.compile(r"^(?:#{1,6}\s+|(?:title|sidebarTitle|TITLE|NAV_PATH):\s*)")
+
+
+def _fenced(lines: list[str]) -> Iterator[tuple[str, bool]]:
+    """Each line with whether it lies inside a fenced code block (fence lines count as in)."""
+    fence: tuple[str, int] | None = None
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None:
+            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                fence = (m.group(1)[0], len(m.group(1)))
+                yield line, True
+            else:
+                yield line, False
+        else:
+            if (
+                m
+                and m.group(1)[0] == fence[0]
+                and len(m.group(1)) >= fence[1]
+                and not m.group(2).strip()
+            ):
+                fence = None
+            yield line, True
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def fence_only_headings(name: str) -> set[str]:
+    """Heading-like lines found only inside code fences (``# Using uvx`` in a bash sample).
+
+    A text that also appears outside fences (as a heading, a frontmatter title or a
+    navigation crumb) may legitimately be a title, so it is not counted.
+    """
+    corpus = CORPUS[name]
+    root = CORPORA / name / corpus.path
+    files = [root] if root.is_file() else list(_markdown_files(root))
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for file in files:
+        lines = file.read_text(encoding="utf-8", errors="replace").splitlines()
+        for line, fenced in _fenced(lines):
+            if fenced:
+                m = _ATX.match(line)
+                if m:
+                    inside.add(_norm(m.group(1)))
+            else:
+                label = _LABEL.sub("", line.strip()).strip("'\" ")
+                outside.update(_norm(part) for part in label.split(">"))
+    return inside - outside - {""}
+
+
+# MDX that must never reach the index, looked for outside fences and inline code.
+_CODE_SPAN = re.compile(r"(`+).+?\1")
+_ESM_LINE = re.compile(
+    r"^\s*(?:import\s+[\w{*][^'\"]*\bfrom\s+['\"]|import\s+['\"]"
+    r"|export\s+(?:const|let|var|function|default|class|async)\b)"
+)
+_COMPONENT = re.compile(r"(?<![\w\\])</?[A-Z][\w.]*(?=[\s/>]|$)")
+
+
+def mdx_leftovers(text: str) -> list[str]:
+    leftovers = []
+    for line, fenced in _fenced(text.split("\n")):
+        if fenced:
+            continue
+        prose = _CODE_SPAN.sub("", line)
+        if _ESM_LINE.match(prose) or _COMPONENT.search(prose):
+            leftovers.append(line)
+    return leftovers
+
+
+# -- the checks ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_page_count_layout_and_warnings_match_source_md(built, name: str) -> None:
+    (source,) = built(name).manifest["sources"]
+    assert source["pages"] == expected_pages(name)
+    assert source["layout"] == CORPUS[name].layout
+    assert source["warnings"] == []  # every quirk of these corpora is a known one
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_no_page_or_section_title_comes_from_inside_a_code_fence(built, name: str) -> None:
+    fence_only = fence_only_headings(name)
+    with docwheel.open_index(built(name).index) as docs:
+        pages = docs.outline()
+    titles = [("page", p.ref, p.title) for p in pages]
+    titles += [("section", s.ref, s.heading) for p in pages for s in p.sections]
+    wrong = [(what, ref, title) for what, ref, title in titles if _norm(title) in fence_only]
+    assert wrong == []
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_every_page_has_an_absolute_url_on_its_site(built, name: str) -> None:
+    host = CORPUS[name].base_url.split("/")[2]
+    with docwheel.open_index(built(name).index) as docs:
+        pages = docs.outline()
+    assert [p.ref for p in pages if not p.url.startswith(f"https://{host}/")] == []
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_no_mdx_import_export_or_component_tag_reaches_the_index(built, name: str) -> None:
+    found = {}
+    with docwheel.open_index(built(name).index) as docs:
+        for page in docs.outline():
+            leftovers = mdx_leftovers(docs.read(page.ref).text)
+            if leftovers:
+                found[page.ref] = leftovers[:3]
+    assert found == {}
+
+
+def test_the_mcp_pair_yields_matching_pages_from_tree_and_llms_full(built) -> None:
+    """mcp-docs-mintjson and mcp-llms-full are the same pages: their URLs overlap."""
+    with docwheel.open_index(built("mcp-docs-mintjson").index) as tree:
+        tree_pages = {p.url: p.title for p in tree.outline()}
+    with docwheel.open_index(built("mcp-llms-full").index) as full:
+        full_pages = {p.url: p.title for p in full.outline()}
+    architecture = "https://modelcontextprotocol.io/docs/concepts/architecture"
+    assert tree_pages[architecture] == full_pages[architecture] == "Core architecture"
+    assert len(set(tree_pages) & set(full_pages)) >= 15
