@@ -269,6 +269,9 @@ def test_directory_that_is_not_an_index_is_an_error(tmp_path):
         ["search", "widget", "--limit", "51"],
         ["serve", "--port", "0"],
         ["serve", "--port", "70000"],
+        ["serve", "--tools", "everything"],
+        ["serve", "--token", "0123456789abcdef"],
+        ["serve", "--stateless"],
         ["build", "--out", "x"],
         ["list", "--bogus"],
     ],
@@ -298,31 +301,84 @@ def test_bundled_index_answers_add_a_source():
     assert out.splitlines()[2].startswith("   ref: docs:sources-file")
 
 
-def _subcommands() -> list[str]:
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
     actions = [a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)]
-    return sorted(actions[0].choices)
+    return dict(actions[0].choices)
+
+
+def _subcommands() -> list[str]:
+    return sorted(_subparsers())
+
+
+def _options() -> dict[str, list[str]]:
+    """Every long option of every command (--help and --index aside)."""
+    return {
+        command: sorted(
+            option
+            for action in parser._actions
+            for option in action.option_strings
+            if option.startswith("--") and option not in ("--help", "--index")
+        )
+        for command, parser in _subparsers().items()
+    }
 
 
 def _tools(index_dir: Path) -> dict[str, list[str]]:
-    from docwheel.server import create_server
+    from docwheel.server import TOOL_SETS, create_server
 
+    tools = {}
     with docwheel.open_index(index_dir) as index:
-        tools = anyio.run(create_server(index).list_tools)
-    return {tool.name: sorted(tool.input_schema["properties"]) for tool in tools}
+        for tool_set in TOOL_SETS:
+            for tool in anyio.run(create_server(index, tools=tool_set).list_tools):
+                tools[tool.name] = sorted(tool.input_schema["properties"])
+    return tools
 
 
-def test_readme_documents_every_command_and_tool(index_dir):
+def test_readme_documents_every_command_option_and_tool(index_dir):
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     commands = _subcommands()
     assert set(commands) >= {"search", "read", "list", "info", "serve", "build"}
     missing = [c for c in commands if f"docwheel {c}" not in readme]
     assert not missing, f"README.md does not show: {missing}"
+    missing = [f"{c} {o}" for c, options in _options().items() for o in options if o not in readme]
+    assert not missing, f"README.md does not show: {missing}"
     tools = _tools(index_dir)
-    assert set(tools) == {"search_docs", "read_doc", "list_docs"}
+    docs_tools = {"search_docs", "read_doc", "list_docs", "describe_docs"}
+    assert set(tools) == docs_tools | {"search", "fetch"}
     for tool, arguments in tools.items():
         row = next((line for line in readme.splitlines() if line.startswith(f"| `{tool}`")), None)
         assert row is not None, f"README.md has no table row for {tool}"
         assert all(f"`{arg}" in row for arg in arguments), (tool, arguments, row)
+
+
+def test_cli_reference_documents_every_command_and_option():
+    reference = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
+    for command, options in _options().items():
+        section = reference.split(f"## docwheel {command}\n", 1)
+        assert len(section) == 2, f"docs/cli.md has no section for {command}"
+        body = section[1].split("\n## ", 1)[0]
+        missing = [option for option in options if f"`{option}" not in body]
+        assert not missing, f"docs/cli.md, docwheel {command}: {missing}"
+
+
+def test_mcp_guide_documents_every_tool_and_argument(index_dir):
+    guide = (REPO / "docs" / "mcp-server.md").read_text(encoding="utf-8")
+    for tool, arguments in _tools(index_dir).items():
+        assert f"`{tool}(" in guide, f"docs/mcp-server.md does not show {tool}(...)"
+        signature = guide.split(f"`{tool}(", 1)[1].split("`", 1)[0]
+        assert all(arg in signature for arg in arguments), (tool, arguments, signature)
+
+
+def test_readme_shows_every_client_configuration():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    for client, config in [
+        ("Claude Code", "claude mcp add docwheel -- docwheel serve"),
+        ("Claude Desktop", '"mcpServers": {"docwheel": {"command": "docwheel", "args": ["serve"]'),
+        ("Cursor", ".cursor/mcp.json"),
+        ("VS Code", '"servers": {"docwheel": {"type": "stdio", "command": "docwheel", "args"'),
+    ]:
+        row = next((line for line in readme.splitlines() if line.startswith(f"| {client} |")), "")
+        assert config in row, (client, row)
 
 
 def test_reading_commands_import_neither_network_code_nor_the_mcp_sdk(index_dir):

@@ -219,7 +219,9 @@ def test_wheel_from_served_docs_installs_and_works_without_network(
     assert names.count("docwheel/_index/manifest.json") == 1
     assert "docwheel/_index/stale.seg" not in names
     assert not any("WRITELOCK" in n for n in names)
-    assert any(n.endswith(".seg") for n in names)
+    assert any(n.endswith(".trm") for n in names)  # Whoosh's term file
+    assert "docwheel/_index/rank_impacts.npy" in names  # the ranking data
+    assert set(manifest["files"]) == {n.rsplit("/", 1)[1] for n in names if "/_index/" in n} - {"manifest.json"}
     assert manifest["name"] == "acme-docs"
     assert manifest["version"] == VERSION
     assert manifest["built_at"] == "2027-01-01T00:00:00Z"
@@ -260,7 +262,7 @@ def test_wheel_from_served_docs_installs_and_works_without_network(
         [*offline, bin_dir / "python", client, bin_dir / "docwheel", "rotate API keys"], env=env
     )
     data = json.loads(session.stdout.strip().splitlines()[-1])
-    assert data["tools"] == ["list_docs", "read_doc", "search_docs"]
+    assert data["tools"] == ["describe_docs", "list_docs", "read_doc", "search_docs"]
     assert not data["search_error"] and not data["read_error"]
     hit = data["search"]["results"][0]
     assert hit["ref"] == "site:docs/guides/configure#rotating-api-keys"

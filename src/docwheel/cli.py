@@ -20,10 +20,25 @@ from . import __version__
 from .api import MAX_LIMIT  # already loaded by the package; it does not import the MCP SDK
 from .errors import DocwheelError
 
+# The same names as server.TOOL_SETS and web.TOKEN_ENV (a test checks): importing those
+# modules would load the MCP SDK for every command.
+TOOL_SETS = ("docs", "search-fetch")
+TOKEN_ENV = "DOCWHEEL_TOKEN"
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.run is _serve and not args.http:
+        http_only = {
+            "--host": args.host is not None,
+            "--allow-remote": args.allow_remote,
+            "--token": args.token is not None,
+            "--stateless": args.stateless,
+        }
+        given = [flag for flag, on in http_only.items() if on]
+        if given:
+            parser.error(f"{', '.join(given)} {'needs' if len(given) == 1 else 'need'} --http")
     try:
         return args.run(args, sys.stdout)
     except DocwheelError as exc:
@@ -97,10 +112,27 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_info)
 
     p = with_index(sub.add_parser("serve", help="run the MCP server (stdio by default)"))
+    p.add_argument(
+        "--tools", choices=TOOL_SETS, default="docs",
+        help="docs: search_docs, read_doc, list_docs, describe_docs (default); "
+        "search-fetch: the search and fetch pair that ChatGPT connectors expect",
+    )
     p.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP host (default 127.0.0.1)")
+    p.add_argument("--host", default=None, help="HTTP host (default 127.0.0.1)")
     p.add_argument(
         "--port", type=_int_between(1, 65535), default=8000, help="HTTP port (default 8000)"
+    )
+    p.add_argument(
+        "--allow-remote", action="store_true",
+        help="allow a --host other than loopback; needs a bearer token",
+    )
+    p.add_argument(
+        "--token", default=None, metavar="TOKEN",
+        help=f"bearer token every HTTP request must carry (default: ${TOKEN_ENV})",
+    )
+    p.add_argument(
+        "--stateless", action="store_true",
+        help="no MCP sessions over HTTP: any replica can answer any request",
     )
     p.set_defaults(run=_serve)
 
@@ -130,9 +162,8 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         )
     if args.json:
         data = asdict(result)
-        if not args.full_text:
-            for hit in data["results"]:
-                hit.pop("text")
+        # Optional parts of a hit (text without --full-text, …) are left out, not null.
+        data["results"] = [{k: v for k, v in h.items() if v is not None} for h in data["results"]]
         _dump(data, out)
         return 0
     for warning in result.warnings:
@@ -209,13 +240,23 @@ def _info(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _serve(args: argparse.Namespace, out: TextIO) -> int:
+    host = args.host or "127.0.0.1"
+    token = None
+    if args.http:
+        token = args.token if args.token is not None else (os.environ.get(TOKEN_ENV) or None)
+        from .web import check_binding
+
+        check_binding(host, allow_remote=args.allow_remote, token=token)  # before anything listens
     index = _open(args)  # open first: a missing index fails before the transport starts
     try:
         if args.http:
-            _check_port(args.host, args.port)
+            _check_port(host, args.port)
         from .server import serve
 
-        serve(index, http=args.http, host=args.host, port=args.port)
+        serve(
+            index, tools=args.tools, http=args.http, host=host, port=args.port,
+            token=token, stateless=args.stateless,
+        )
     finally:
         index.close()
     return 0
