@@ -398,3 +398,31 @@ def test_reading_commands_import_neither_network_code_nor_the_mcp_sdk(index_dir)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+def test_search_explain_shows_the_score_formula_and_field_parts(index_dir):
+    out = run("search", "rotate signing keys", "--explain", "--limit", "1", "--index", index_dir).stdout
+    assert "score " in out and "x coverage" in out
+    assert re.search(r"rotat: [\d.]+ \(.*heading [\d.]+", out)
+    data = run_json("search", "rotate signing keys", "--explain", "--limit", "1", "--index", index_dir)
+    assert set(data["results"][0]["explain"]["matched"]) >= {"rotat", "kei"}  # stems
+
+
+def test_search_sections_may_repeat_a_page(index_dir):
+    data = run_json("search", "docker pip compose install", "--sections", "--limit", "5", "--index", index_dir)
+    pages = [hit["ref"].split("#")[0] for hit in data["results"]]
+    assert len(pages) > len(set(pages))
+
+
+def test_verify_passes_then_names_a_tampered_file(index_dir, tmp_path):
+    assert "match the manifest" in run("verify", "--index", index_dir).stdout
+    copy = tmp_path / "copy"
+    shutil.copytree(index_dir, copy)
+    (copy / "rank_docs.npy").write_bytes(b"tampered")
+    proc = run("verify", "--index", copy, status=1)
+    assert "rank_docs.npy: content differs from the manifest" in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("docwheel: error: ")
+
+
+def test_info_shows_the_detected_layout(index_dir):
+    assert "layout: mintlify" in run("info", "--index", index_dir).stdout

@@ -49,6 +49,31 @@ def open_index(path: str | os.PathLike | None = None) -> DocIndex:
     return DocIndex(directory, manifest)
 
 
+def verify_index(path: str | os.PathLike | None = None) -> tuple[Path, dict, list[str]]:
+    """Check an index's files against its manifest without opening the index itself, so a
+    damaged file is named rather than failing the check. Returns (directory, manifest,
+    problems)."""
+    directory = Path(path) if path is not None else bundled_index_dir()
+    if not directory.is_dir():
+        raise IndexLoadError(f"index directory {directory} does not exist")
+    manifest = _load_manifest(directory)
+    return directory, manifest, _file_problems(directory, manifest)
+
+
+def _file_problems(directory: Path, manifest: dict) -> list[str]:
+    expected = manifest.get("files")
+    if not expected:
+        return ["the manifest lists no file hashes (built by an older docwheel); rebuild"]
+    actual = index_file_hashes(directory)
+    problems = [
+        f"{name}: missing" if name not in actual else f"{name}: content differs from the manifest"
+        for name, digest in sorted(expected.items())
+        if actual.get(name) != digest
+    ]
+    problems += [f"{name}: not listed in the manifest" for name in sorted(set(actual) - set(expected))]
+    return problems
+
+
 def index_file_hashes(directory: Path) -> dict[str, str]:
     """sha256 of every file of an index directory except the manifest, by name."""
     return {
@@ -107,17 +132,7 @@ class DocIndex:
 
     def verify(self) -> list[str]:
         """Check every index file against the hashes in the manifest; return the problems."""
-        expected = self.manifest.get("files")
-        if not expected:
-            return ["the manifest lists no file hashes (built by an older docwheel); rebuild"]
-        actual = index_file_hashes(self.directory)
-        problems = [
-            f"{name}: missing" if name not in actual else f"{name}: content differs from the manifest"
-            for name, digest in sorted(expected.items())
-            if actual.get(name) != digest
-        ]
-        problems += [f"{name}: not listed in the manifest" for name in sorted(set(actual) - set(expected))]
-        return problems
+        return _file_problems(self.directory, self.manifest)
 
     @property
     def sources(self) -> list[str]:

@@ -94,6 +94,11 @@ def _parser() -> argparse.ArgumentParser:
         help="pages to return (default 5)",
     )
     p.add_argument("--full-text", action="store_true", help="print each section in full")
+    p.add_argument(
+        "--sections", action="store_true",
+        help="return the best sections, several per page if they rank so (default: pages)",
+    )
+    p.add_argument("--explain", action="store_true", help="show why each result ranked")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_search)
 
@@ -110,6 +115,11 @@ def _parser() -> argparse.ArgumentParser:
     p = with_index(sub.add_parser("info", help="show the index manifest"))
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_info)
+
+    p = with_index(
+        sub.add_parser("verify", help="check every index file against the manifest's hashes")
+    )
+    p.set_defaults(run=_verify)
 
     p = with_index(sub.add_parser("serve", help="run the MCP server (stdio by default)"))
     p.add_argument(
@@ -158,7 +168,12 @@ def _dump(data: object, out: TextIO) -> None:
 def _search(args: argparse.Namespace, out: TextIO) -> int:
     with _open(args) as index:
         result = index.search(
-            args.query, source=args.source, limit=args.limit, full_text=args.full_text
+            args.query,
+            source=args.source,
+            limit=args.limit,
+            full_text=args.full_text,
+            sections=args.sections,
+            explain=args.explain,
         )
     if args.json:
         data = asdict(result)
@@ -173,9 +188,27 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         body = hit.text if args.full_text else hit.snippet
         if body:
             out.write("".join(f"   {line}\n" for line in body.splitlines()))
+        if hit.explain:
+            out.write("".join(f"   {line}\n" for line in _explanation(hit.score, hit.explain)))
         out.write("\n")
-    out.write(f"{len(result.results)} of {result.total} matching pages\n")
+    unit = "sections" if args.sections else "pages"
+    out.write(f"{len(result.results)} of {result.total} matching {unit}\n")
     return 0
+
+
+def _explanation(score: float, why: dict) -> list[str]:
+    """Readable lines for ``Hit.explain``: terms with per-field parts, then the factors."""
+    lines = [
+        f"score {score:g} = (section {why['section_score']:g} + {why['page_weight']:g} x page "
+        f"{why['page_score']:g}) x coverage {why['coverage']:g} x changelog {why['changelog_factor']:g}"
+    ]
+    for term, part in why["matched"].items():
+        fields = ", ".join(f"{name} {value:g}" for name, value in part["fields"].items())
+        lines.append(f"  {term}: {part['score']:g} ({fields})")
+    missing = [t for t in why["terms"] if t not in why["matched"]]
+    if missing:
+        lines.append(f"  not in this section: {', '.join(missing)}")
+    return lines
 
 
 def _read(args: argparse.Namespace, out: TextIO) -> int:
@@ -232,10 +265,27 @@ def _info(args: argparse.Namespace, out: TextIO) -> int:
             f"  {s['pages']} pages, {s['sections']} sections, {s['bytes']:,} bytes, "
             f"sha256 {s['sha256'][:16]}…\n"
         )
+        if s.get("layout"):
+            out.write(f"  layout: {s['layout']}\n")
         if s.get("fetched_at"):
             out.write(f"  fetched {s['fetched_at']}\n")
         for warning in s.get("warnings", []):
             out.write(f"  warning: {warning}\n")
+    return 0
+
+
+def _verify(args: argparse.Namespace, out: TextIO) -> int:
+    from .api import verify_index
+
+    directory, manifest, problems = verify_index(args.index)
+    if problems:
+        for problem in problems:
+            print(f"docwheel: {directory}: {problem}", file=sys.stderr)
+        raise DocwheelError(
+            f"{directory}: {len(problems)} problem(s) with the index files; "
+            "reinstall the docs package or rebuild the index"
+        )
+    out.write(f"{directory}: all {len(manifest['files'])} index files match the manifest\n")
     return 0
 
 
