@@ -221,3 +221,10 @@ def test_a_missing_index_file_is_named_at_open(index_dir, tmp_path):
     (copy / "rank_impacts.npy").unlink()
     with pytest.raises(IndexLoadError, match="index file rank_impacts.npy is missing"):
         docwheel.open_index(copy)
+
+
+def test_each_section_records_the_hash_of_its_content(docs):
+    import hashlib
+
+    stored = docs._wix.stored("site:guides/install#with-docker")
+    assert stored["content_hash"] == hashlib.sha256(stored["content"].encode("utf-8")).hexdigest()

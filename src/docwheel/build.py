@@ -6,6 +6,7 @@ only when every source loaded, so a failed build leaves nothing behind.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -145,6 +146,7 @@ def _page_docs(source: str, path: str, page: Page, page_no: int) -> Iterator[Ind
             level=section.level,
             page_description=page.description,
             content=section.text,
+            content_hash=hashlib.sha256(section.text.encode("utf-8")).hexdigest(),
             order=(page_no, n),
             title=page.title,
             heading=" ".join(section.path[1:]),

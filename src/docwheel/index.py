@@ -144,6 +144,7 @@ def make_schema() -> fields.Schema:
         level=fields.STORED(),
         page_description=fields.STORED(),
         content=fields.STORED(),
+        content_hash=fields.STORED(),
         order=fields.STORED(),
         **text,
     )
@@ -164,6 +165,7 @@ class IndexDoc:
     level: int
     page_description: str
     content: str
+    content_hash: str  # sha256 of content: what `docwheel diff` and rebuild checks compare
     order: tuple[int, int]
     # Searchable text, already split by the build.
     title: str
