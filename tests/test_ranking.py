@@ -150,10 +150,10 @@ def test_explain_accounts_for_the_score(docs):
     for term in why["matched"].values():
         assert sum(term["fields"].values()) == pytest.approx(term["score"], rel=1e-3)
     rebuilt = (
-        (why["section_score"] + why["page_weight"] * why["page_score"])
-        * why["coverage"]
-        * why["changelog_factor"]
-    )
+        why["section_score"] * why["coverage"]
+        + why["pair_weight"] * sum(why["pairs"].values())
+        + why["page_weight"] * why["page_score"]
+    ) * why["changelog_factor"]
     assert rebuilt == pytest.approx(hit.score, rel=1e-3)
 
 
@@ -189,3 +189,26 @@ def test_field_and_prefix_operators(docs, query, url):
 def test_field_filter_excludes_pages_without_the_word_in_that_field(docs):
     urls = {h.url.split("#")[0] for h in docs.search("title:timeouts", limit=20).results}
     assert urls == {"https://mock.example/guides/timeouts"}  # the changelog has it in its text
+
+
+def test_words_standing_together_rank_above_the_same_words_apart(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "apart.md").write_text(
+        "# Apart\n\nThe cache is cold after a restart, and the cache fills slowly. "
+        "Later, when you warm the oven, wait.\n"
+    )
+    (site / "together.md").write_text(
+        "# Together\n\nWhen the oven is cold, the stores start empty: warm cache entries after a restart.\n"
+    )
+    config = write_config(
+        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
+    )
+    build_from_file(config, tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as index:
+        result = index.search("warm cache", explain=True)
+        assert [h.title for h in result.results] == ["Together", "Apart"]
+        assert list(result.results[0].explain["pairs"]) == ["warm cach"]
+        assert result.results[1].explain["pairs"] == {}
+        index._wix.pair_weight = 0.0  # without the pair signal, "cache" twice wins
+        assert [h.title for h in index.search("warm cache").results] == ["Apart", "Together"]

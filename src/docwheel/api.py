@@ -20,7 +20,7 @@ from .snippets import make_snippet
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 5
+INDEX_FORMAT = 6
 MAX_LIMIT = 50
 
 
@@ -178,7 +178,7 @@ class DocIndex:
                 r.score,
                 terms,
                 full_text,
-                self._wix.explain(r.doc, outcome.terms) if explain else None,
+                self._wix.explain(r.doc, outcome.terms, outcome.pairs) if explain else None,
             )
             for r in outcome.hits
         )
@@ -252,6 +252,21 @@ class DocIndex:
         if self._refs is None:
             self._refs = [d["ref"] for d in self._wix.all_stored()]
         return difflib.get_close_matches(ref, self._refs, n=3, cutoff=0.6)
+
+    def sections(self) -> list[Document]:
+        """Every section as ``read`` returns it (the page intro's ref is the page ref), in
+        build order: one pass over the stored fields, for comparing snapshots."""
+        return [
+            Document(
+                ref=doc["ref"],
+                title=doc["page_title"],
+                url=_section_url(doc),
+                source=doc["source"],
+                section=doc["section"],
+                text=_with_heading(doc),
+            )
+            for doc in self._wix.all_stored()
+        ]
 
     def outline(self, source: str | None = None) -> list[PageOutline]:
         """Every page (optionally of one source) with its section headings, in build order."""

@@ -16,7 +16,7 @@ import threading
 import warnings
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -123,6 +123,11 @@ CHANGELOG_FILE = "page_changelog.npy"
 # chosen on the dev queries as one setting for all corpora.
 PAGE_WEIGHT = 1.0
 COVERAGE_POWER = 2.0
+# Neighbouring query words found next to each other in a section add this share of their
+# pair's BM25F score (adjacent_pairs); pairs come from the prose, title and headings.
+PAIR_WEIGHT = 0.25
+PAIR_FIELDS = frozenset({"title", "heading", "body"})
+PAIR_JOINER = " "
 # Operator queries: how many words a wildcard may expand to for ranking, and the score of a
 # match none of whose words could be scored.
 MAX_EXPANDED_TERMS = 64
@@ -240,6 +245,7 @@ def _pseudo_frequencies(
             page_lengths[page] = max(page_lengths[page], length) if once else page_lengths[page] + length
         average = sum(lengths) / n_docs if n_docs else 0.0
         page_average = sum(page_lengths) / n_pages if n_pages else 0.0
+        sequences: dict[int, list[tuple[int, str]]] = defaultdict(list)
         for term in reader.lexicon(name):
             matcher = reader.postings(name, term)
             text = term.decode("utf-8")
@@ -247,6 +253,8 @@ def _pseudo_frequencies(
             page_tf: dict[int, float] = {}
             while matcher.is_active():
                 doc, tf = matcher.id(), matcher.weight()
+                if name in PAIR_FIELDS:
+                    sequences[doc].extend((pos, text) for pos in matcher.value_as("positions"))
                 row[doc] = row.get(doc, 0.0) + pseudo_frequency(tf, lengths[doc], average, weight)
                 page = pages[doc]
                 page_tf[page] = max(page_tf.get(page, 0.0), tf) if once else page_tf.get(page, 0.0) + tf
@@ -255,7 +263,27 @@ def _pseudo_frequencies(
             for page, tf in page_tf.items():
                 share = pseudo_frequency(tf, page_lengths[page], page_average, weight)
                 page_row[page] = page_row.get(page, 0.0) + share
+        for doc, sequence in sequences.items():
+            pair_tf: dict[str, int] = defaultdict(int)
+            for pair in adjacent_pairs(text for _pos, text in sorted(sequence)):
+                pair_tf[pair] += 1
+            for pair, tf in pair_tf.items():
+                row = sections[pair]
+                row[doc] = row.get(doc, 0.0) + pseudo_frequency(tf, lengths[doc], average, weight)
     return sections, whole
+
+
+def adjacent_pairs(terms: Iterable[str]) -> Iterator[str]:
+    """Terms that follow each other (stop words skipped), as one pair term each.
+
+    Pairs are indexed like words, so a query's own neighbouring words score a bonus where
+    they stand together in a section: the phrase and proximity signal, precomputed.
+    """
+    previous = None
+    for term in terms:
+        if previous is not None and previous != term:
+            yield f"{previous}{PAIR_JOINER}{term}"
+        previous = term
 
 
 @dataclass(frozen=True)
@@ -271,6 +299,7 @@ class Outcome:
     total: int  # pages that matched
     terms: list[str]  # index terms searched for (to rank, explain and mark in snippets)
     warnings: list[str]
+    pairs: list[str] = field(default_factory=list)  # neighbouring query terms (adjacent_pairs)
 
 
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
@@ -336,6 +365,7 @@ class WhooshIndex:
         self._source_masks: dict[str, np.ndarray] = {}
         self.page_weight = PAGE_WEIGHT
         self.coord_power = COVERAGE_POWER
+        self.pair_weight = PAIR_WEIGHT
         self._speller: Speller | None = None
         self._local = threading.local()
         self._searchers: list = []
@@ -414,17 +444,20 @@ class WhooshIndex:
             text = " ".join(words[:MAX_QUERY_WORDS])
             warnings.append(f"query is long; searched its first {MAX_QUERY_WORDS} words")
         matching = None
+        pairs: list[str] = []
         if is_plain(text):
             terms, corrections = self._plain_terms(text)
             if not terms:
                 raise QueryError(_no_words(text))
+            pairs = list(dict.fromkeys(adjacent_pairs(terms)))
             warnings += [f"searched for {new!r} instead of {old!r}" for old, new in corrections]
         else:
             q, parse_warnings = self.parse(text)
             warnings += parse_warnings
             terms = self._query_terms(q)
             matching = self._matches(q)
-        scores = self._score(terms)
+        terms = list(dict.fromkeys(terms))
+        scores = self._score(terms, pairs)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
@@ -434,7 +467,7 @@ class WhooshIndex:
         chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
         searcher = self._searcher()
         hits = [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
-        return Outcome(hits, total, terms, warnings)
+        return Outcome(hits, total, terms, warnings, pairs)
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The index terms of a plain query, unknown words replaced by their nearest known term."""
@@ -450,18 +483,21 @@ class WhooshIndex:
                 terms.append(fixed or term)
             if fixes:
                 corrections.append((word.strip(_EDGE_PUNCTUATION), max(fixes, key=len)))
-        return list(dict.fromkeys(terms)), corrections
+        return terms, corrections
 
     def _speller_for(self) -> Speller:
         if self._speller is None:
             self._speller = Speller(self._impacts.vocabulary, self._impacts.document_frequency)
         return self._speller
 
-    def _score(self, terms: list[str]) -> np.ndarray:
+    def _score(self, terms: list[str], pairs: list[str] = ()) -> np.ndarray:  # type: ignore[assignment]
         scores, matched = self._impacts.scores(terms)
         if self.coord_power and len(terms) > 1:
             # Sections that match more of the question rank higher (no strict AND).
             scores = scores * (matched / len(terms)) ** self.coord_power
+        if pairs and self.pair_weight:
+            pair_scores, _ = self._impacts.scores(pairs)
+            scores = scores + self.pair_weight * pair_scores
         if self.page_weight:
             # A section is also judged by its page: words the question shares with the rest
             # of the page (its title, other sections) are evidence the page answers it.
@@ -472,10 +508,11 @@ class WhooshIndex:
             scores = np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
         return scores
 
-    def explain(self, doc: int, terms: list[str]) -> dict:
-        """Why section ``doc`` scored what it did for ``terms``: the BM25F contribution of
-        each matched term split across the fields it was found in, the page's share, and
-        the coverage and changelog factors."""
+    def explain(self, doc: int, terms: list[str], pairs: list[str] = ()) -> dict:  # type: ignore[assignment]
+        """Why section ``doc`` scored what it did: the BM25F contribution of each matched
+        term split across the fields it was found in, the neighbouring-word pairs found,
+        the page's share, and the coverage and changelog factors. The score is
+        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog``."""
         reader = self._searcher().reader()
         n_docs = reader.doc_count_all()
         matched = {}
@@ -495,6 +532,7 @@ class WhooshIndex:
                 "score": round(impact, 4),
                 "fields": {name: round(impact * share / whole, 4) for name, share in shares.items()},
             }
+        found_pairs = {p: round(self._impacts.impact(p, doc), 4) for p in pairs}
         page = int(self._impacts.pages[doc])
         page_score = sum(self._page_impacts.impact(term, page) for term in terms)
         coverage = (len(matched) / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
@@ -503,9 +541,11 @@ class WhooshIndex:
             "terms": terms,
             "matched": matched,
             "section_score": round(sum(m["score"] for m in matched.values()), 4),
+            "coverage": round(coverage, 4),
+            "pairs": {p: v for p, v in found_pairs.items() if v},
+            "pair_weight": self.pair_weight,
             "page_score": round(page_score, 4),
             "page_weight": self.page_weight,
-            "coverage": round(coverage, 4),
             "changelog_factor": CHANGELOG_FACTOR if changelog else 1.0,
         }
 
