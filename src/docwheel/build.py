@@ -23,6 +23,7 @@ from .errors import BuildError, DocwheelError, SourceError
 from .index import IndexDoc, write_index
 from .markdown import split_code
 from .models import Page
+from .secrets import check_secrets
 from .sources import Loaded, load_source
 
 Progress = Callable[[str], None]
@@ -45,7 +46,22 @@ def build_from_file(
     version: str | None = None,
     progress: Progress = _quiet,
 ) -> dict:
-    return build_index(load_config(config_path), out_dir, version=version, progress=progress)
+    config = load_config(config_path)
+    return build_index(
+        config, out_dir, version=version, progress=progress, fetch=_offline(config, progress)
+    )
+
+
+def _offline(config: Config, progress: Progress) -> Callable[[str], object] | None:
+    """The snapshot reader when DOCWHEEL_OFFLINE or ``offline:`` names one, else None."""
+    from .snapshot import SnapshotFetch, offline_dir
+
+    found = offline_dir(config)
+    if found is None:
+        return None
+    reader = SnapshotFetch(*found)
+    progress(f"offline: remote sources come from {reader.directory} (fetched {reader.fetched_at})")
+    return reader
 
 
 def build_index(
@@ -73,6 +89,11 @@ def build_index(
             f"{result.size:,} bytes, layout {result.layout}"
         )
         loaded.append((source, result))
+    pages = [page for _, result in loaded for page in result.pages]
+    progress(f"indexing {len(pages)} pages, {sum(len(p.sections) for p in pages)} sections")
+    # Nothing private ships: a credential in the text fails the build before anything is written.
+    for warning in check_secrets(((s.name, r.pages) for s, r in loaded), config.allow_secrets):
+        progress(f"warning: {warning}")
 
     out.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))

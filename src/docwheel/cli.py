@@ -151,6 +151,20 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, metavar="DIR", help="where to write the index")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
     p.set_defaults(run=_build)
+
+    p = sub.add_parser(
+        "fetch", help="save every remote source of a sources file, for offline builds"
+    )
+    p.add_argument("--config", required=True, metavar="FILE", help="the sources file")
+    p.add_argument("--out", required=True, metavar="DIR", help="where to write the snapshot")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress output")
+    p.set_defaults(run=_fetch)
+
+    p = sub.add_parser("diff", help="list pages and sections added, removed or changed")
+    p.add_argument("old", help="the older snapshot: an index directory or a docs wheel (.whl)")
+    p.add_argument("new", help="the newer snapshot: an index directory or a docs wheel (.whl)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_diff)
     return parser
 
 
@@ -199,8 +213,9 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
 def _explanation(score: float, why: dict) -> list[str]:
     """Readable lines for ``Hit.explain``: terms with per-field parts, then the factors."""
     lines = [
-        f"score {score:g} = (section {why['section_score']:g} + {why['page_weight']:g} x page "
-        f"{why['page_score']:g}) x coverage {why['coverage']:g} x changelog {why['changelog_factor']:g}"
+        f"score {score:g} = (section {why['section_score']:g} x coverage {why['coverage']:g}"
+        f" + {why['pair_weight']:g} x pairs {sum(why['pairs'].values()):g}"
+        f" + {why['page_weight']:g} x page {why['page_score']:g}) x changelog {why['changelog_factor']:g}"
     ]
     for term, part in why["matched"].items():
         fields = ", ".join(f"{name} {value:g}" for name, value in part["fields"].items())
@@ -338,6 +353,33 @@ def _build(args: argparse.Namespace, out: TextIO) -> int:
         print(f"docwheel: {message}", file=sys.stderr, flush=True)
 
     build_from_file(args.config, args.out, progress=(lambda _m: None) if args.quiet else progress)
+    return 0
+
+
+def _fetch(args: argparse.Namespace, out: TextIO) -> int:
+    from .config import load_config
+    from .fetch import fetch_text
+    from .snapshot import save_snapshot
+
+    save_snapshot(
+        load_config(args.config), args.out, fetch=fetch_text,
+        progress=(lambda _m: None) if args.quiet else _progress,
+    )
+    return 0
+
+
+def _progress(message: str) -> None:
+    print(f"docwheel: {message}", file=sys.stderr, flush=True)
+
+
+def _diff(args: argparse.Namespace, out: TextIO) -> int:
+    from .diff import diff_indexes, render
+
+    result = diff_indexes(args.old, args.new)
+    if args.json:
+        _dump(asdict(result), out)
+    else:
+        out.write(render(result))
     return 0
 
 

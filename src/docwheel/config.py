@@ -27,8 +27,9 @@ from .llms import LAYOUT_NAMES
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
-_TOP_KEYS = ("name", "description", "sources")
+_TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets")
 _SOURCE_KEYS = ("name", "kind", "url", "urls", "path", "base_url", "max_level", "format")
+_ALLOW_KEYS = ("source", "page", "match", "reason")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
@@ -63,11 +64,30 @@ class SourceConfig:
 
 
 @dataclass(frozen=True)
+class AllowSecret:
+    """A reviewed exception to the build's secret scan (``allow_secrets:`` in the sources file).
+
+    It allows the findings of ``source`` (on ``page``, a page URL or path, if given) whose
+    value contains ``match`` or whose fingerprint (``sha256:…``, as the build prints it) is
+    ``match``.
+    """
+
+    source: str
+    match: str
+    page: str | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Config:
     name: str
     description: str
     sources: tuple[SourceConfig, ...]
     origin: Path
+    # A snapshot folder written by `docwheel fetch` (absolute): remote URLs are read from it
+    # instead of the network. DOCWHEEL_OFFLINE wins over it (see snapshot.offline_dir).
+    offline: Path | None = None
+    allow_secrets: tuple[AllowSecret, ...] = ()
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -127,6 +147,13 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
     elif not isinstance(description, str):
         problems.append(f"description: expected a string, got {_a(description)}")
 
+    offline = data.get("offline")
+    if "offline" in data and offline is None:
+        problems.append("offline: empty")
+    elif offline is not None and (not isinstance(offline, str) or not offline.strip()):
+        problems.append(f"offline: expected a snapshot folder name, got {_a(offline)}")
+        offline = None
+
     sources: list[SourceConfig] = []
     raw_sources = data.get("sources")
     if raw_sources is None:
@@ -150,10 +177,21 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
                 first_use[source.name] = i
                 sources.append(source)
 
+    listed = raw_sources if isinstance(raw_sources, list) else []
+    named = {r.get("name") for r in listed if isinstance(r, Mapping)}
+    allow = _parse_allow_secrets(data, named, problems)
+
     if problems:
         raise ConfigError(origin, problems)
     assert isinstance(name, str) and isinstance(description, str)
-    return Config(name=name, description=description, sources=tuple(sources), origin=Path(origin))
+    return Config(
+        name=name,
+        description=description,
+        sources=tuple(sources),
+        origin=Path(origin),
+        offline=(base_dir / offline).resolve() if offline else None,
+        allow_secrets=allow,
+    )
 
 
 def _parse_source(
@@ -249,6 +287,52 @@ def _parse_source(
         path_text=path_text or "",
         format=layout,
     )
+
+
+def _parse_allow_secrets(
+    data: Mapping, sources: set[object], problems: list[str]
+) -> tuple[AllowSecret, ...]:
+    """``allow_secrets:``, a list of {source, match, page?, reason?}; problems appended."""
+    if "allow_secrets" not in data or data["allow_secrets"] == []:
+        return ()
+    raw = data["allow_secrets"]
+    if not isinstance(raw, list):
+        problems.append(f"allow_secrets: expected a list, got {_a(raw)}")
+        return ()
+    allowed: list[AllowSecret] = []
+    for i, entry in enumerate(raw):
+        place = f"allow_secrets[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{place}: expected a mapping with source and match, got {_a(entry)}")
+            continue
+        before = len(problems)
+        _check_keys(entry, _ALLOW_KEYS, place, problems)
+        source, match = entry.get("source"), entry.get("match")
+        page, reason = entry.get("page"), entry.get("reason", "")
+        if source is None:
+            problems.append(f"{place}.source: missing")
+        elif not isinstance(source, str):
+            problems.append(f"{place}.source: expected a source name, got {_a(source)}")
+        elif sources and source not in sources:
+            names = ", ".join(sorted(str(n) for n in sources))
+            problems.append(f"{place}.source: {source!r} is not one of the sources ({names})")
+        if match is None:
+            problems.append(
+                f"{place}.match: missing (the secret's sha256:… fingerprint or a part of it)"
+            )
+        elif not isinstance(match, str):
+            problems.append(f"{place}.match: expected a string, got {_a(match)}")
+        elif len(match.strip()) < 8:
+            problems.append(
+                f"{place}.match: {match!r} is too short to name one secret (8+ characters)"
+            )
+        if "page" in entry and (not isinstance(page, str) or not page.strip()):
+            problems.append(f"{place}.page: expected a page URL or path, got {_a(page)}")
+        if not isinstance(reason, str):
+            problems.append(f"{place}.reason: expected a string, got {_a(reason)}")
+        if len(problems) == before:
+            allowed.append(AllowSecret(source=source, match=match, page=page, reason=reason))
+    return tuple(allowed)
 
 
 def _check_keys(

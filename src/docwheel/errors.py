@@ -3,6 +3,7 @@
     DocwheelError
     ├── ConfigError        the sources file is invalid (every problem at once)
     ├── SourceError        a source could not be fetched, read or parsed at build time
+    │   └── SecretsFoundError  the indexed text holds credentials (every finding at once)
     ├── FetchError         an HTTP fetch failed (status, timeout, not text, empty)
     ├── BuildError         the build cannot write its output where it was asked to
     ├── IndexLoadError     no index where one was expected, or it is unreadable
@@ -40,6 +41,24 @@ class SourceError(DocwheelError):
         self.where = where
         self.reason = reason
         super().__init__(f"source {source!r} ({where}): {reason}")
+
+
+class SecretsFoundError(SourceError):
+    """The text a build would index holds possible credentials; one finding per line."""
+
+    def __init__(self, findings: Sequence[str], limit: int = 20):
+        self.findings = list(findings)
+        shown = [f"  {f}" for f in self.findings[:limit]]
+        if len(self.findings) > limit:
+            shown.append(f"  … and {len(self.findings) - limit} more")
+        DocwheelError.__init__(
+            self,
+            f"{len(self.findings)} possible secret(s) in the text to index; remove them, or "
+            "allow a reviewed one under allow_secrets: in the sources file:\n" + "\n".join(shown),
+        )
+        self.source = ", ".join(dict.fromkeys(f.split(":", 1)[0] for f in self.findings))
+        self.where = "indexed text"
+        self.reason = "possible secrets"
 
 
 class BuildError(DocwheelError):

@@ -24,7 +24,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import Message
 from http import HTTPStatus
@@ -37,6 +37,8 @@ USER_AGENT = (
     f"docwheel/{__version__} (+https://github.com/docwheel/docwheel; documentation indexer)"
 )
 ACCEPT = "text/markdown, text/plain;q=0.9, */*;q=0.5"
+
+SAVED_HEADERS = ("ETag", "Last-Modified", "Content-Type")
 
 _CHUNK = 64 * 1024
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -61,6 +63,10 @@ class Fetched:
     size: int
     content_type: str  # "" when the server sent none
     fetched_at: str
+    # What `docwheel fetch` saves beside the text: the bytes as received, and the headers
+    # worth keeping (ETag, Last-Modified, Content-Type) as the server sent them.
+    data: bytes = field(default=b"", repr=False, compare=False)
+    headers: dict[str, str] = field(default_factory=dict, compare=False)
 
 
 def fetch_text(
@@ -181,6 +187,8 @@ def _read(response: http.client.HTTPResponse, max_bytes: int, deadline: _Deadlin
         size=len(data),
         content_type=content_type,
         fetched_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        data=data,
+        headers={k: response.headers[k] for k in SAVED_HEADERS if response.headers.get(k)},
     )
 
 
