@@ -9,8 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
@@ -19,10 +17,11 @@ from pathlib import Path
 from . import __version__
 from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
 from .config import Config, SourceConfig, load_config
-from .errors import BuildError, DocwheelError, SourceError
+from .errors import DocwheelError, SourceError
 from .index import IndexDoc, write_index
 from .markdown import split_code
 from .models import Page
+from .outdir import check_replaceable, replacing
 from .secrets import check_secrets
 from .sources import Loaded, load_source
 
@@ -95,21 +94,13 @@ def build_index(
     for warning in check_secrets(((s.name, r.pages) for s, r in loaded), config.allow_secrets):
         progress(f"warning: {warning}")
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with replacing(out) as scratch:
         count = write_index(_index_docs(loaded), scratch)
         manifest = _manifest(config, loaded, count, version)
         manifest["files"] = index_file_hashes(scratch)
         (scratch / MANIFEST_NAME).write_text(
             json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        if out.exists():
-            shutil.rmtree(out)
-        scratch.rename(out)
-    except BaseException:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
     progress(
         f"indexed {manifest['pages']} pages, {manifest['sections']} sections "
         f"from {len(loaded)} sources in {time.monotonic() - started:.1f}s -> {out}"
@@ -119,18 +110,7 @@ def build_index(
 
 def check_out_dir(out: Path) -> None:
     """The build replaces ``out``: refuse anything but nothing, an empty folder or an index."""
-    if not os.path.lexists(out):
-        return
-    if out.is_symlink() or not out.is_dir():
-        raise BuildError(
-            f"output {out} exists and is not a directory (the build replaces it); "
-            "choose a new or empty directory"
-        )
-    if any(out.iterdir()) and not (out / MANIFEST_NAME).is_file():
-        raise BuildError(
-            f"output {out} is a non-empty directory that is not a docwheel index; "
-            "the build replaces it, so choose a new or empty directory"
-        )
+    check_replaceable(out, marker=MANIFEST_NAME, kind="docwheel index", by="the build")
 
 
 def _index_docs(loaded: list[tuple[SourceConfig, Loaded]]) -> Iterator[IndexDoc]:

@@ -23,8 +23,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +33,7 @@ from pathlib import Path
 from . import __version__
 from .config import Config
 from .errors import BuildError, FetchError
+from .outdir import check_replaceable, replacing
 from .sources import load_source, now_iso
 
 SNAPSHOT_INDEX = "snapshot.json"
@@ -112,9 +111,7 @@ def save_snapshot(
         "documents": documents,
         "paths": local,
     }
-    out.parent.mkdir(parents=True, exist_ok=True)
-    scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with replacing(out) as scratch:
         (scratch / FILES_DIR).mkdir()
         for url in recorder.responses:
             file = scratch / FILES_DIR / recorder.responses[url][1]
@@ -123,12 +120,6 @@ def save_snapshot(
         (scratch / SNAPSHOT_INDEX).write_text(
             json.dumps(index, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-        if out.exists():
-            shutil.rmtree(out)
-        scratch.rename(out)
-    except BaseException:
-        shutil.rmtree(scratch, ignore_errors=True)
-        raise
     progress(
         f"saved {len(documents)} documents, {recorder.size:,} bytes from "
         f"{len(config.sources)} sources in {time.monotonic() - started:.1f}s -> {out}"
@@ -139,18 +130,7 @@ def save_snapshot(
 def check_snapshot_dir(out: Path) -> None:
     """``docwheel fetch`` replaces ``out``: refuse anything but nothing, an empty folder or a
     snapshot."""
-    if not os.path.lexists(out):
-        return
-    if out.is_symlink() or not out.is_dir():
-        raise BuildError(
-            f"output {out} exists and is not a directory (fetch replaces it); "
-            "choose a new or empty directory"
-        )
-    if any(out.iterdir()) and not (out / SNAPSHOT_INDEX).is_file():
-        raise BuildError(
-            f"output {out} is a non-empty directory that is not a docwheel snapshot; "
-            "fetch replaces it, so choose a new or empty directory"
-        )
+    check_replaceable(out, marker=SNAPSHOT_INDEX, kind="docwheel snapshot", by="fetch")
 
 
 class _Recorder:
