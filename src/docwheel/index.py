@@ -471,13 +471,12 @@ class WhooshIndex:
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The index terms of a plain query, unknown words replaced by their nearest known term."""
-        vocabulary = self._impacts.vocabulary
         terms: list[str] = []
         corrections: list[tuple[str, str]] = []
         for word in text.split():
             fixes = []
             for term in self.analyze(word):
-                fixed = self._speller_for().suggest(term) if term not in vocabulary else None
+                fixed = self._speller_for().suggest(term) if term not in self._impacts else None
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
@@ -487,7 +486,7 @@ class WhooshIndex:
 
     def _speller_for(self) -> Speller:
         if self._speller is None:
-            self._speller = Speller(self._impacts.vocabulary, self._impacts.document_frequency)
+            self._speller = Speller(self._impacts.words(), self._impacts.document_frequency)
         return self._speller
 
     def _score(self, terms: list[str], pairs: list[str] = ()) -> np.ndarray:  # type: ignore[assignment]

@@ -13,10 +13,11 @@ term's IDF over sections.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +42,8 @@ def is_changelog(title: str, path: str) -> bool:
     """Whether a page (by its title or its path) is a changelog or release notes."""
     slug = re.sub(r"[^a-z0-9/]+", "-", f"{path}".lower())
     return bool(_CHANGELOG.search(slug) or _CHANGELOG.search(title.replace("'", "")))
-SUFFIXES = ("_terms.json", "_docs.npy", "_impacts.npy", "_pages.npy")
+WORDS_SUFFIX = "_words.json"
+ARRAY_SUFFIXES = ("_keys.npy", "_spans.npy", "_docs.npy", "_impacts.npy", "_pages.npy")
 
 
 @dataclass(frozen=True)
@@ -65,21 +67,35 @@ def impacts(pseudo_tf: np.ndarray, n_docs: int, k1: float = K1) -> np.ndarray:
     return (idf * pseudo_tf * (k1 + 1.0) / (k1 + pseudo_tf)).astype(np.float32)
 
 
+def term_key(term: str) -> int:
+    """A term's 64-bit key. Postings are found by key, so the index never holds its whole
+    vocabulary (with word pairs, a million strings) as Python objects."""
+    return int.from_bytes(hashlib.blake2b(term.encode("utf-8"), digest_size=8).digest(), "little")
+
+
 class ImpactIndex:
-    """Per-term postings (section numbers and impacts), loaded read-only from an index dir."""
+    """Per-term postings (section numbers and impacts), loaded read-only from an index dir.
+
+    ``keys`` (sorted ``term_key`` values) and ``spans`` (offset, count) locate a term's slice
+    of ``docs`` and ``weights``; ``words`` lists the single-word terms, for spelling.
+    """
 
     def __init__(
         self,
-        vocabulary: Mapping[str, tuple[int, int]],
+        keys: np.ndarray,
+        spans: np.ndarray,
         docs: np.ndarray,
         weights: np.ndarray,
         pages: np.ndarray,
+        words: Callable[[], list[str]],
     ):
-        self.vocabulary = vocabulary
+        self.keys = keys
+        self.spans = spans
         self.docs = docs
         self.weights = weights
         self.pages = pages  # page number of every section
         self.n_docs = len(pages)
+        self._words = words
 
     # -- build side ------------------------------------------------------------------
 
@@ -92,32 +108,38 @@ class ImpactIndex:
         """``postings`` maps term -> {section: pseudo-frequency} (see ``pseudo_frequency``)."""
         pages = np.fromiter(pages, dtype=np.int32)
         n_docs = len(pages)
-        vocabulary: dict[str, tuple[int, int]] = {}
+        terms = sorted(postings, key=term_key)
+        keys = np.fromiter((term_key(t) for t in terms), dtype=np.uint64, count=len(terms))
+        if len(keys) > 1 and not np.all(keys[1:] != keys[:-1]):
+            raise ValueError("two index terms share a 64-bit key")  # ~1e-7 odds per million
+        spans = np.zeros((len(terms), 2), dtype=np.int64)
         doc_parts: list[np.ndarray] = []
         weight_parts: list[np.ndarray] = []
         offset = 0
-        for term in sorted(postings):
+        for i, term in enumerate(terms):
             entries = sorted(postings[term].items())
             docs = np.fromiter((d for d, _ in entries), dtype=np.int32, count=len(entries))
             ptf = np.fromiter((w for _, w in entries), dtype=np.float64, count=len(entries))
             doc_parts.append(docs)
             weight_parts.append(impacts(ptf, n_docs))
-            vocabulary[term] = (offset, len(entries))
+            spans[i] = (offset, len(entries))
             offset += len(entries)
+        words = sorted(t for t in postings if " " not in t)
         empty_i, empty_f = np.zeros(0, np.int32), np.zeros(0, np.float32)
         return cls(
-            vocabulary,
+            keys,
+            spans,
             np.concatenate(doc_parts) if doc_parts else empty_i,
             np.concatenate(weight_parts) if weight_parts else empty_f,
             pages,
+            lambda: words,
         )
 
     def save(self, directory: Path, prefix: str) -> None:
-        terms = sorted(self.vocabulary)
-        table = {"terms": terms, "spans": [list(self.vocabulary[t]) for t in terms]}
-        text = json.dumps(table, separators=(",", ":"))
-        (directory / f"{prefix}{SUFFIXES[0]}").write_text(text, encoding="utf-8")
-        for suffix, array in zip(SUFFIXES[1:], (self.docs, self.weights, self.pages)):
+        text = json.dumps(self.words(), separators=(",", ":"), ensure_ascii=False)
+        (directory / f"{prefix}{WORDS_SUFFIX}").write_text(text, encoding="utf-8")
+        arrays = (self.keys, self.spans, self.docs, self.weights, self.pages)
+        for suffix, array in zip(ARRAY_SUFFIXES, arrays):
             with open(directory / f"{prefix}{suffix}", "wb") as f:
                 np.save(f, array, allow_pickle=False)
 
@@ -125,21 +147,43 @@ class ImpactIndex:
 
     @classmethod
     def load(cls, directory: Path, prefix: str) -> ImpactIndex:
-        """Open the arrays memory-mapped (read-only; nothing is copied until used)."""
-        table = json.loads((directory / f"{prefix}{SUFFIXES[0]}").read_text(encoding="utf-8"))
-        vocabulary = {t: (s[0], s[1]) for t, s in zip(table["terms"], table["spans"])}
-        docs, weights, pages = (
+        """Open the arrays memory-mapped (read-only; nothing is copied until used). The word
+        list is read only when spelling needs it."""
+        keys, spans, docs, weights, pages = (
             np.load(directory / f"{prefix}{suffix}", mmap_mode="r", allow_pickle=False)
-            for suffix in SUFFIXES[1:]
+            for suffix in ARRAY_SUFFIXES
         )
-        return cls(vocabulary, docs, weights, pages)
+        words_file = directory / f"{prefix}{WORDS_SUFFIX}"
+        if not words_file.is_file():
+            raise OSError(f"{words_file.name} is missing")
+        cache: list[list[str]] = []
+
+        def words() -> list[str]:
+            if not cache:
+                cache.append(json.loads(words_file.read_text(encoding="utf-8")))
+            return cache[0]
+
+        return cls(keys, spans, docs, weights, pages, words)
+
+    def words(self) -> list[str]:
+        return self._words()
+
+    def span(self, term: str) -> tuple[int, int] | None:
+        key = np.uint64(term_key(term))
+        i = int(np.searchsorted(self.keys, key))
+        if i < len(self.keys) and self.keys[i] == key:
+            return int(self.spans[i, 0]), int(self.spans[i, 1])
+        return None
+
+    def __contains__(self, term: str) -> bool:
+        return self.span(term) is not None
 
     def scores(self, terms: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
         """Summed impacts per section, and how many distinct query terms each matched."""
         total = np.zeros(self.n_docs, dtype=np.float32)
         matched = np.zeros(self.n_docs, dtype=np.int16)
         for term in dict.fromkeys(terms):
-            span = self.vocabulary.get(term)
+            span = self.span(term)
             if span is None:
                 continue
             start, count = span
@@ -150,7 +194,7 @@ class ImpactIndex:
 
     def impact(self, term: str, doc: int) -> float:
         """The impact of ``term`` in section ``doc`` (0 when absent); for explanations."""
-        span = self.vocabulary.get(term)
+        span = self.span(term)
         if span is None:
             return 0.0
         start, count = span
@@ -159,7 +203,7 @@ class ImpactIndex:
         return float(self.weights[start + i]) if i < count and docs[i] == doc else 0.0
 
     def document_frequency(self, term: str) -> int:
-        span = self.vocabulary.get(term)
+        span = self.span(term)
         return span[1] if span else 0
 
 
