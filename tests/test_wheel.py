@@ -362,3 +362,17 @@ def test_editable_install_searches_the_index_in_the_source_tree(tmp_path: Path) 
     assert hits and all(hit["source"] == "docs" for hit in hits)
     with docwheel.open_index(index_dir) as index:
         assert hits[0]["ref"] == index.search("add a source").results[0].ref
+
+
+@pytest.mark.slow
+def test_the_same_sources_build_a_byte_identical_wheel(tmp_path: Path) -> None:
+    """Two builds of the default docs, in different directories and with different hash
+    seeds but one SOURCE_DATE_EPOCH, give the same wheel file."""
+    digests = []
+    for n, seed in enumerate(("1", "2")):
+        project = copy_project(tmp_path / f"project-{n}")
+        env = {**base_env(tmp_path), "SOURCE_DATE_EPOCH": "1798761600", "PYTHONHASHSEED": seed}
+        build_wheel(project, tmp_path / f"dist-{n}", env)
+        (wheel,) = (tmp_path / f"dist-{n}").glob("*.whl")
+        digests.append(hashlib.sha256(wheel.read_bytes()).hexdigest())
+    assert digests[0] == digests[1]
