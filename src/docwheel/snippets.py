@@ -7,6 +7,7 @@ that made the section match, stems included.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 from collections.abc import Callable, Iterable
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 
 WIDTH = 300
 _MAX_PROBE_HITS = 2000  # enough for any section; bounds the work on a pathological one
+_MAX_WINDOWS = 300  # candidate passages scored per section (from its first matches)
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
@@ -120,6 +122,7 @@ def _matched_words(
             at = lowered.find(probe, at + len(probe))
     found = []
     cache: dict[str, str | None] = {}
+    code_starts = [lo for lo, _hi in code_spans]
     for start in sorted(starts):
         m = _WORD.match(text, start)
         if not m:
@@ -128,7 +131,8 @@ def _matched_words(
         if word not in cache:
             cache[word] = next((t for t in terms_of(word) if t in wanted), None)
         if cache[word] is not None:
-            in_code = any(lo <= start < hi for lo, hi in code_spans)
+            k = bisect.bisect_right(code_starts, start) - 1
+            in_code = k >= 0 and start < code_spans[k][1]
             found.append((start, m.end(), cache[word], in_code))
     return found  # type: ignore[return-value]
 
@@ -145,8 +149,12 @@ def _word_start(text: str, at: int) -> int:
 def _best_start(text: str, words: list[tuple[int, int, str, bool]], width: int) -> int:
     best_score, best_start = 0.0, 0
     matches = [w for w in words if w[2] is not None]
-    for i, (start, _end, _term, _code) in enumerate(matches):
+    previous_start = -1
+    for i, (start, _end, _term, _code) in enumerate(matches[:_MAX_WINDOWS]):
         window_start = _sentence_start(text, start)
+        if window_start == previous_start:
+            continue  # the same window as the match before: already scored
+        previous_start = window_start
         distinct: dict[str, float] = {}
         for s, e, term, code in matches[i:]:
             if e > window_start + width:
