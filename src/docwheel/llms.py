@@ -86,15 +86,29 @@ _SOURCE = re.compile(r"^Source:[ \t]*(\S+)[ \t]*$")
 
 def _mintlify(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
     """A page is a ``# Title`` line followed by ``Source: URL``; pages have H1s of their own."""
+    return _headed_pages(lines, kinds, _PAGE_TITLE, _SOURCE, lambda url: url, forced=True)
+
+
+def _headed_pages(
+    lines: Sequence[str],
+    kinds: Sequence[str],
+    header: re.Pattern[str],
+    marker: re.Pattern[str],
+    url_of: Callable[[str], str],
+    *,
+    forced: bool,
+) -> list[_Start]:
+    """Pages that start with a ``header`` line followed (after blank lines) by a ``marker``
+    line carrying the URL; both outside code fences."""
     starts = []
     for i, line in enumerate(lines):
-        m = _PAGE_TITLE.match(line) if kinds[i] == PROSE else None
+        m = header.match(line) if kinds[i] == PROSE else None
         if not m:
             continue
         j = _blank_then(lines, kinds, i + 1)
-        source = _SOURCE.match(lines[j]) if j < len(lines) and kinds[j] == PROSE else None
-        if source:
-            starts.append(_Start(i, j + 1, m.group(1), source.group(1), forced=True))
+        found = marker.match(lines[j]) if j < len(lines) and kinds[j] == PROSE else None
+        if found:
+            starts.append(_Start(i, j + 1, m.group(1), url_of(found.group(1)), forced=forced))
     return starts
 
 
@@ -226,16 +240,9 @@ def _firecrawl(lines: Sequence[str], kinds: Sequence[str]) -> list[_Start]:
     The summary is written by the crawler's model, not the page's title; the page's own
     ``# `` H1 (when the body starts with one) is the title and the summary the fallback.
     """
-    starts = []
-    for i, line in enumerate(lines):
-        m = _SUMMARY.match(line) if kinds[i] == PROSE else None
-        if not m:
-            continue
-        j = _blank_then(lines, kinds, i + 1)
-        skip = _SKIP_LINK.match(lines[j]) if j < len(lines) and kinds[j] == PROSE else None
-        if skip:
-            starts.append(_Start(i, j + 1, m.group(1), urldefrag(skip.group(1)).url))
-    return starts
+    return _headed_pages(
+        lines, kinds, _SUMMARY, _SKIP_LINK, lambda url: urldefrag(url).url, forced=False
+    )
 
 
 # -- rule-blocks ---------------------------------------------------------------------------
