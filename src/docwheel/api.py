@@ -20,7 +20,7 @@ from .snippets import make_snippet
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 7
+INDEX_FORMAT = 8
 MAX_LIMIT = 50
 
 

@@ -14,7 +14,7 @@ import random
 import re
 import threading
 import warnings
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -124,7 +124,7 @@ CHANGELOG_FILE = "page_changelog.npy"
 PAGE_WEIGHT = 1.0
 COVERAGE_POWER = 2.0
 # Neighbouring query words found next to each other in a section add this share of their
-# pair's BM25F score (adjacent_pairs); pairs come from the prose, title and headings.
+# pair's BM25F score (pair_terms); pairs come from the prose, title and headings.
 PAIR_WEIGHT = 0.25
 PAIR_FIELDS = frozenset({"title", "heading", "body"})
 PAIR_JOINER = " "
@@ -196,11 +196,13 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
         pages: list[int] = []  # dense page number of every section, in write order
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
+        pair_counts: list[dict[str, Counter]] = []  # per section: field -> pair term counts
         try:
             for doc in docs:
                 row = {k: v for k, v in doc.__dict__.items()}
                 row["order"] = list(doc.order)
                 writer.add_document(**row)
+                pair_counts.append({name: Counter(pair_terms(row[name])) for name in PAIR_FIELDS})
                 if doc.order[0] not in page_numbers:
                     page_path = doc.page_ref.partition(":")[2]
                     changelogs.append(is_changelog(doc.page_title, page_path))
@@ -210,7 +212,7 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
             raise
         writer.commit(optimize=True)
         with ix.reader() as reader:
-            by_section, by_page = _pseudo_frequencies(reader, pages)
+            by_section, by_page = _pseudo_frequencies(reader, pages, pair_counts)
         ImpactIndex.from_postings(by_section, pages).save(directory, SECTION_RANKING)
         ImpactIndex.from_postings(by_page, range(len(page_numbers))).save(directory, PAGE_RANKING)
         with open(directory / CHANGELOG_FILE, "wb") as f:
@@ -224,7 +226,7 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
 
 
 def _pseudo_frequencies(
-    reader, pages: list[int]
+    reader, pages: list[int], pair_counts: list[dict[str, Counter]]
 ) -> tuple[dict[str, dict[int, float]], dict[str, dict[int, float]]]:
     """BM25F pseudo-frequencies per term, for sections and for whole pages.
 
@@ -245,7 +247,6 @@ def _pseudo_frequencies(
             page_lengths[page] = max(page_lengths[page], length) if once else page_lengths[page] + length
         average = sum(lengths) / n_docs if n_docs else 0.0
         page_average = sum(page_lengths) / n_pages if n_pages else 0.0
-        sequences: dict[int, list[tuple[int, str]]] = defaultdict(list)
         for term in reader.lexicon(name):
             matcher = reader.postings(name, term)
             text = term.decode("utf-8")
@@ -253,8 +254,6 @@ def _pseudo_frequencies(
             page_tf: dict[int, float] = {}
             while matcher.is_active():
                 doc, tf = matcher.id(), matcher.weight()
-                if name in PAIR_FIELDS:
-                    sequences[doc].extend((pos, text) for pos in matcher.value_as("positions"))
                 row[doc] = row.get(doc, 0.0) + pseudo_frequency(tf, lengths[doc], average, weight)
                 page = pages[doc]
                 page_tf[page] = max(page_tf.get(page, 0.0), tf) if once else page_tf.get(page, 0.0) + tf
@@ -263,14 +262,22 @@ def _pseudo_frequencies(
             for page, tf in page_tf.items():
                 share = pseudo_frequency(tf, page_lengths[page], page_average, weight)
                 page_row[page] = page_row.get(page, 0.0) + share
-        for doc, sequence in sequences.items():
-            pair_tf: dict[str, int] = defaultdict(int)
-            for pair in adjacent_pairs(text for _pos, text in sorted(sequence)):
-                pair_tf[pair] += 1
-            for pair, tf in pair_tf.items():
-                row = sections[pair]
-                row[doc] = row.get(doc, 0.0) + pseudo_frequency(tf, lengths[doc], average, weight)
+        if name in PAIR_FIELDS:
+            for doc, counts in enumerate(pair_counts):
+                for pair, tf in counts[name].items():
+                    row = sections[pair]
+                    share = pseudo_frequency(tf, lengths[doc], average, weight)
+                    row[doc] = row.get(doc, 0.0) + share
     return sections, whole
+
+
+def pair_terms(text: str) -> list[str]:
+    """The word pairs of ``text``: each word stands for its last term (an identifier's
+    whole name, a plain word's stem), stop words are skipped, and neighbours are paired.
+    Query and index use this one function, so pairs built from identifier parts (which
+    would double-count the identifier) never occur on either side."""
+    heads = [terms[-1] for terms in map(_word_terms, _TOKEN_RE.findall(text)) if terms]
+    return list(adjacent_pairs(heads))
 
 
 def adjacent_pairs(terms: Iterable[str]) -> Iterator[str]:
@@ -320,6 +327,7 @@ def is_plain(text: str) -> bool:
 
 
 _WORD_ANALYZER = make_analyzer()
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
 # Query terms that ask for changes, so changelogs keep their full score.
 CHANGE_TERMS = frozenset(t.text for t in _WORD_ANALYZER(" ".join(CHANGE_WORDS)))
 
@@ -449,7 +457,7 @@ class WhooshIndex:
             terms, corrections = self._plain_terms(text)
             if not terms:
                 raise QueryError(_no_words(text))
-            pairs = list(dict.fromkeys(adjacent_pairs(terms)))
+            pairs = list(dict.fromkeys(pair_terms(text)))
             warnings += [f"searched for {new!r} instead of {old!r}" for old, new in corrections]
         else:
             q, parse_warnings = self.parse(text)
