@@ -123,6 +123,9 @@ CHANGELOG_FILE = "page_changelog.npy"
 # chosen on the dev queries as one setting for all corpora.
 PAGE_WEIGHT = 1.0
 COVERAGE_POWER = 2.0
+# Coverage counts a query word found anywhere on the section's page, not only in the
+# section: an answer's words are often spread over a page's sections.
+PAGE_COVERAGE = True
 # Neighbouring query words found next to each other in a section add this share of their
 # pair's BM25F score (pair_terms); pairs come from the prose, title and headings.
 PAIR_WEIGHT = 0.25
@@ -374,6 +377,7 @@ class WhooshIndex:
         self.page_weight = PAGE_WEIGHT
         self.coord_power = COVERAGE_POWER
         self.pair_weight = PAIR_WEIGHT
+        self.page_coverage = PAGE_COVERAGE
         self._speller: Speller | None = None
         self._local = threading.local()
         self._searchers: list = []
@@ -499,18 +503,20 @@ class WhooshIndex:
 
     def _score(self, terms: list[str], pairs: list[str] = ()) -> np.ndarray:  # type: ignore[assignment]
         scores, matched = self._impacts.scores(terms)
+        page_scores, page_matched = self._page_impacts.scores(terms)
         if self.coord_power and len(terms) > 1:
-            # Sections that match more of the question rank higher (no strict AND).
-            scores = scores * (matched / len(terms)) ** self.coord_power
+            # Sections that match more of the question rank higher (no strict AND). A word
+            # found elsewhere on the section's page counts too when self.page_coverage.
+            covered = np.maximum(matched, page_matched[self._impacts.pages]) if self.page_coverage else matched
+            scores = scores * (covered / len(terms)) ** self.coord_power
         if pairs and self.pair_weight:
             pair_scores, _ = self._impacts.scores(pairs)
             scores = scores + self.pair_weight * pair_scores
         if self.page_weight:
             # A section is also judged by its page: words the question shares with the rest
             # of the page (its title, other sections) are evidence the page answers it.
-            page_scores, _ = self._page_impacts.scores(terms)
             scores = scores + self.page_weight * page_scores[self._impacts.pages]
-            scores[matched == 0] = 0.0
+        scores[matched == 0] = 0.0
         if not CHANGE_TERMS.intersection(terms):
             scores = np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
         return scores
@@ -541,8 +547,12 @@ class WhooshIndex:
             }
         found_pairs = {p: round(self._impacts.impact(p, doc), 4) for p in pairs}
         page = int(self._impacts.pages[doc])
-        page_score = sum(self._page_impacts.impact(term, page) for term in terms)
-        coverage = (len(matched) / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
+        page_parts = [self._page_impacts.impact(term, page) for term in terms]
+        page_score = sum(page_parts)
+        covered = len(matched)
+        if self.page_coverage:
+            covered = max(covered, sum(1 for part in page_parts if part))
+        coverage = (covered / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
         changelog = bool(self._changelog[doc]) and not CHANGE_TERMS.intersection(terms)
         return {
             "terms": terms,
