@@ -46,11 +46,11 @@ def snapshots(tmp_path: Path) -> tuple[Path, Path]:
     return _build(tmp_path, "1.0", PAGES), _build(tmp_path, "2.0", new_pages)
 
 
-def _wheel(index: Path, wheel: Path) -> Path:
+def _wheel(index: Path, wheel: Path, folder: str = "docwheel/_index") -> Path:
     with zipfile.ZipFile(wheel, "w") as archive:
-        archive.writestr("docwheel/__init__.py", "")
+        archive.writestr(f"{folder.split('/')[0]}/__init__.py", "")
         for file in sorted(index.iterdir()):
-            archive.write(file, f"docwheel/_index/{file.name}")
+            archive.write(file, f"{folder}/{file.name}")
     return wheel
 
 
@@ -114,6 +114,13 @@ def test_wheels_are_compared_like_directories(snapshots, tmp_path: Path, capsys)
     assert json.loads(capsys.readouterr().out)["pages_removed"][0]["ref"] == "site:old"
 
 
+def test_docs_wheels_from_the_hatch_plugin_are_read_too(snapshots, tmp_path: Path) -> None:
+    old, new = snapshots
+    old_whl = _wheel(old, tmp_path / "acme_docs-1-py3-none-any.whl", "acme_docs/_docwheel_index")
+    new_whl = _wheel(new, tmp_path / "acme_docs-2-py3-none-any.whl", "acme_docs/_docwheel_index")
+    assert diff_indexes(old_whl, new_whl).pages_added == diff_indexes(old, new).pages_added
+
+
 def test_a_page_title_change_is_a_changed_field(tmp_path: Path) -> None:
     old = _build(tmp_path, "a", {"index.md": "# Home\n\nWelcome.\n"})
     new = _build(tmp_path, "b", {"index.md": "---\ntitle: Start\n---\n\nWelcome.\n"})
@@ -133,7 +140,7 @@ def test_inputs_that_are_not_snapshots_are_clear_errors(snapshots, tmp_path: Pat
     for given, message in [
         (text, "is neither an index directory nor a wheel (.whl) file"),
         (tmp_path / "missing", "does not exist"),
-        (empty_whl, "holds no docs index (nothing under docwheel/_index/)"),
+        (empty_whl, "holds no docs index (nothing under docwheel/_index/"),
         (broken_whl, "cannot be read as a wheel"),
         (tmp_path, "is not a docwheel index"),
     ]:

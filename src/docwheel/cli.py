@@ -165,7 +165,30 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("new", help="the newer snapshot: an index directory or a docs wheel (.whl)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_diff)
+
+    p = sub.add_parser("new", help="write a docs project that builds its own docs wheel")
+    p.add_argument("dir", metavar="DIR", help="the project folder to create (must be empty)")
+    p.add_argument(
+        "--name", required=True, type=_project_name,
+        help="the distribution name, e.g. acme-docs (lower-case letters, digits, '-')",
+    )
+    p.add_argument(
+        "--source", required=True, action="append", metavar="URL_OR_PATH",
+        help="an llms-full.txt, llms.txt or .md/.mdx URL, or a local folder or file "
+        "(repeatable)",
+    )
+    p.set_defaults(run=_new)
     return parser
+
+
+def _project_name(text: str) -> str:
+    """An argparse type: a valid docs project name; anything else is a usage error."""
+    from .scaffold import name_problem
+
+    problem = name_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem.removeprefix("--name "))
+    return text
 
 
 def _open(args: argparse.Namespace):
@@ -380,6 +403,29 @@ def _diff(args: argparse.Namespace, out: TextIO) -> int:
         _dump(asdict(result), out)
     else:
         out.write(render(result))
+    return 0
+
+
+def _new(args: argparse.Namespace, out: TextIO) -> int:
+    from datetime import date
+    from pathlib import Path
+
+    from .errors import BuildError
+    from .scaffold import plan_sources, project_files
+
+    directory = Path(args.dir)
+    if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
+        raise BuildError(f"{directory}: not an empty folder; docwheel new writes a new project")
+    sources = plan_sources(args.source, directory)
+    files = project_files(args.name, sources, today=date.today(), docwheel_version=__version__)
+    for relative, text in files.items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    out.write(
+        f"wrote {args.name} ({len(sources)} sources) to {directory}\n"
+        f"build it: cd {directory} && python -m build --wheel   (see its README.md)\n"
+    )
     return 0
 
 

@@ -1,6 +1,7 @@
 """Compare two docs snapshots: which pages and sections were added, removed or changed.
 
-A snapshot is an index directory or a wheel that carries one (``docwheel/_index/``). Pages
+A snapshot is an index directory or a wheel that carries one (``docwheel/_index/``, or
+``<package>/_docwheel_index/`` for docs wheels). Pages
 and sections are matched by ref; a section changed when the sha256 of its text (as ``read``
 returns it, heading included) differs, a page when any of its sections or its title, URL or
 description did. ``diff_indexes`` is the library call; ``render`` the readable text.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .api import DocIndex, open_index
+from .scaffold import INDEX_FOLDER
 from .errors import IndexLoadError
 
 INDEX_IN_WHEEL = "docwheel/_index/"
@@ -126,20 +128,29 @@ def open_snapshot(path: str | os.PathLike) -> Iterator[DocIndex]:
             yield index
 
 
+def _index_folder(names: list[str]) -> str | None:
+    """Where a wheel keeps its index: ``docwheel/_index/`` (docwheel's own) or
+    ``<package>/_docwheel_index/`` (a docs wheel built with the hatch plugin)."""
+    folders = {f"{PurePosixPath(n).parent.as_posix()}/" for n in names}
+    if INDEX_IN_WHEEL in folders:
+        return INDEX_IN_WHEEL
+    docs = sorted(f for f in folders if f.count("/") == 2 and f.endswith(f"/{INDEX_FOLDER}/"))
+    return docs[0] if docs else None
+
+
 def _extract_index(wheel: Path, into: Path) -> None:
-    """Copy the flat ``docwheel/_index/`` folder out of a wheel; nothing else, no subpaths."""
+    """Copy the flat index folder out of a wheel; nothing else, no subpaths."""
     try:
         with zipfile.ZipFile(wheel) as archive:
-            names = [
-                n for n in archive.namelist()
-                if f"{PurePosixPath(n).parent.as_posix()}/" == INDEX_IN_WHEEL
-            ]
-            if not names:
+            folder = _index_folder(archive.namelist())
+            if folder is None:
                 raise IndexLoadError(
-                    f"{wheel} holds no docs index (nothing under {INDEX_IN_WHEEL})"
+                    f"{wheel} holds no docs index (nothing under {INDEX_IN_WHEEL} "
+                    f"or <package>/{INDEX_FOLDER}/)"
                 )
-            for name in names:
-                (into / PurePosixPath(name).name).write_bytes(archive.read(name))
+            for name in archive.namelist():
+                if f"{PurePosixPath(name).parent.as_posix()}/" == folder:
+                    (into / PurePosixPath(name).name).write_bytes(archive.read(name))
     except (zipfile.BadZipFile, OSError) as exc:
         raise IndexLoadError(f"{wheel} cannot be read as a wheel: {exc}") from None
 
