@@ -15,7 +15,7 @@ import re
 import threading
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -501,7 +501,7 @@ class WhooshIndex:
             self._speller = Speller(self._impacts.words(), self._impacts.document_frequency)
         return self._speller
 
-    def _score(self, terms: list[str], pairs: list[str] = ()) -> np.ndarray:  # type: ignore[assignment]
+    def _score(self, terms: list[str], pairs: Sequence[str] = ()) -> np.ndarray:
         scores, matched = self._impacts.scores(terms)
         page_scores, page_matched = self._page_impacts.scores(terms)
         if self.coord_power and len(terms) > 1:
@@ -521,7 +521,7 @@ class WhooshIndex:
             scores = np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
         return scores
 
-    def explain(self, doc: int, terms: list[str], pairs: list[str] = ()) -> dict:  # type: ignore[assignment]
+    def explain(self, doc: int, terms: list[str], pairs: Sequence[str] = ()) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
         the page's share, and the coverage and changelog factors. The score is

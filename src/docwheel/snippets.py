@@ -120,7 +120,7 @@ def _matched_words(
         while at != -1 and len(starts) < _MAX_PROBE_HITS:
             starts.add(_word_start(text, at))
             at = lowered.find(probe, at + len(probe))
-    found = []
+    found: list[tuple[int, int, str, bool]] = []
     cache: dict[str, str | None] = {}
     code_starts = [lo for lo, _hi in code_spans]
     for start in sorted(starts):
@@ -130,11 +130,12 @@ def _matched_words(
         word = m.group()
         if word not in cache:
             cache[word] = next((t for t in terms_of(word) if t in wanted), None)
-        if cache[word] is not None:
+        term = cache[word]
+        if term is not None:
             k = bisect.bisect_right(code_starts, start) - 1
             in_code = k >= 0 and start < code_spans[k][1]
-            found.append((start, m.end(), cache[word], in_code))
-    return found  # type: ignore[return-value]
+            found.append((start, m.end(), term, in_code))
+    return found
 
 
 def _word_start(text: str, at: int) -> int:
