@@ -20,6 +20,7 @@ import docwheel
 from docwheel.config import load_config
 from docwheel.errors import DocwheelError
 from docwheel.scaffold import (
+    docwheel_requirement,
     Source,
     calendar_version,
     import_name,
@@ -135,12 +136,12 @@ def test_generated_project_parses_and_its_sources_file_validates(tmp_path):
     write(project, files)
     pyproject = tomllib.loads(files["pyproject.toml"])
     assert pyproject["build-system"] == {
-        "requires": ["hatchling>=1.27", "docwheel>=0.1.0"],
+        "requires": ["hatchling>=1.27", "docwheel>=0.1.0,<0.2"],
         "build-backend": "hatchling.build",
     }
     assert pyproject["project"]["name"] == "acme-docs"
     assert pyproject["project"]["version"] == "2026.11.29"
-    assert pyproject["project"]["dependencies"] == ["docwheel>=0.1.0"]
+    assert pyproject["project"]["dependencies"] == ["docwheel>=0.1.0,<0.2"]
     assert pyproject["tool"]["hatch"]["build"]["hooks"]["docwheel"] == {"config": "docwheel.yaml"}
     assert pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"] == ["src/acme_docs"]
 
@@ -283,8 +284,11 @@ def test_a_minimal_project_builds_a_docs_wheel_with_its_own_package(tmp_path, mo
         manifest = json.loads(zf.read("mini_docs/_docwheel_index/manifest.json"))
         metadata = zf.read("mini_docs-2026.1.2.dist-info/METADATA").decode()
         init = zf.read("mini_docs/__init__.py").decode()
+        entry_points = zf.read("mini_docs-2026.1.2.dist-info/entry_points.txt").decode()
         zf.extractall(tmp_path / "site-packages")
-    assert f"Requires-Dist: docwheel>={docwheel.__version__}" in metadata.splitlines()
+    assert f"Requires-Dist: {docwheel_requirement(docwheel.__version__)}" in metadata.splitlines()
+    # How `docwheel serve` finds it once installed (discovery.ENTRY_POINT_GROUP).
+    assert entry_points.split() == ["[docwheel.indexes]", "mini-docs", "=", "mini_docs:INDEX_DIR"]
     assert (manifest["name"], manifest["version"], manifest["pages"]) == ("mini", "2026.1.2", 4)
     assert "INDEX_DIR" in init and not any(n.startswith("docwheel/") for n in names)
     assert f"-> {tmp_path}/docwheel-index-" in capsys.readouterr().err

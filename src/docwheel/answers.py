@@ -25,7 +25,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from . import __version__
-from .api import DocIndex
+from .library import Docs
 from .errors import QueryError
 from .paging import (
     DEFAULT_MAX_TOKENS,
@@ -60,14 +60,19 @@ class SearchHit(BaseModel):
     snippet: str = Field(description="Best-matching passage, matched words in **bold**.")
     score: float
     text: str | None = Field(default=None, description="Full section text (full_text=true).")
+    version: str | None = Field(default=None, description="Docs version (versioned sources).")
 
     @model_serializer(mode="wrap")
     def _omit_absent_text(self, handler: SerializerFunctionWrapHandler) -> dict:
         # Without full_text a null `text` on every hit is noise in the model's context.
-        data = handler(self)
-        if data.get("text") is None:
-            data.pop("text", None)
-        return data
+        return _without_nulls(handler(self), "text", "version")
+
+
+def _without_nulls(data: dict, *keys: str) -> dict:
+    for key in keys:
+        if data.get(key) is None:
+            data.pop(key, None)
+    return data
 
 
 class SearchDocsResult(BaseModel):
@@ -89,6 +94,11 @@ class DocText(BaseModel):
     text: str = Field(description="Markdown text of the page or section, or of this part of it.")
     truncated: bool = Field(description="The text continues: call again with cursor=next_cursor.")
     next_cursor: str | None
+    version: str | None = Field(default=None, description="Docs version (versioned sources).")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
+        return _without_nulls(handler(self), "version")
 
 
 class OutlineSection(BaseModel):
@@ -105,6 +115,11 @@ class PageEntry(BaseModel):
     source: str
     description: str
     sections: list[OutlineSection]
+    version: str | None = Field(default=None, description="Docs version (versioned sources).")
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
+        return _without_nulls(handler(self), "version")
 
 
 class DocList(BaseModel):
@@ -118,6 +133,12 @@ class DocList(BaseModel):
 
 class SourceInfo(BaseModel):
     name: str = Field(description="The value to pass as `source`.")
+    version: str | None = Field(
+        default=None, description="Docs version, for one of several versions of a source."
+    )
+    snapshot: str | None = Field(
+        default=None, description="The docs snapshot it is from, when several are served."
+    )
     kind: str = Field(description="llms-full, llms-txt or markdown.")
     url: str | None = None
     urls: int | None = Field(default=None, description="How many page URLs it lists, if any.")
@@ -136,10 +157,22 @@ class SourceInfo(BaseModel):
         return {k: v for k, v in handler(self).items() if v is not None}
 
 
+class SnapshotPart(BaseModel):
+    name: str
+    version: str | None = Field(description="The snapshot's version (its wheel's version).")
+    built_at: str | None
+    docwheel_version: str | None
+    pages: int
+    sections: int
+
+
 class Snapshot(BaseModel):
     name: str
     description: str | None
     version: str | None = Field(description="The docs snapshot version (the wheel's version).")
+    snapshots: list[SnapshotPart] | None = Field(
+        default=None, description="The snapshots served together, when there are several."
+    )
     built_at: str | None = Field(description="When the index was built (UTC).")
     docwheel_version: str | None = Field(description="The docwheel that built the index.")
     server_version: str = Field(description="The docwheel serving it.")
@@ -148,6 +181,10 @@ class Snapshot(BaseModel):
     sources: list[SourceInfo]
     truncated: bool = Field(description="More sources follow: call again with cursor=next_cursor.")
     next_cursor: str | None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
+        return _without_nulls(handler(self), "snapshots")
 
 
 class FetchHit(BaseModel):
@@ -198,7 +235,7 @@ def _notes(warnings: Sequence[str]) -> str:
 
 def render_hit(hit: SearchHit, number: int) -> str:
     body = hit.text if hit.text is not None else hit.snippet
-    title = heading(hit.title, hit.section)
+    title = heading(hit.title, hit.section) + (f" (version {hit.version})" if hit.version else "")
     return f"[{number}] {title}\nurl: {hit.url}\nref: {hit.ref}\n{body.strip()}\n"
 
 
@@ -225,7 +262,8 @@ def render_search(result: SearchDocsResult, where: str) -> str:
 
 
 def render_doc(doc: DocText, continued: bool) -> str:
-    head = heading(doc.title, doc.section) + (" (continued)" if continued else "")
+    head = heading(doc.title, doc.section) + (f" (version {doc.version})" if doc.version else "")
+    head += " (continued)" if continued else ""
     text = f"{head}\nurl: {doc.url}\nref: {doc.ref}\n\n{doc.text}"
     if doc.truncated:
         text = (
@@ -235,7 +273,8 @@ def render_doc(doc: DocText, continued: bool) -> str:
 
 
 def render_page(page: PageEntry) -> str:
-    lines = [f"{page.title} [{page.ref}]", f"  {page.url}"]
+    version = f" (version {page.version})" if page.version else ""
+    lines = [f"{page.title}{version} [{page.ref}]", f"  {page.url}"]
     if page.description:
         lines.append(f"  {page.description}")
     lines.extend(
@@ -259,8 +298,10 @@ def render_list(result: DocList, where: str) -> str:
 def render_source(s: SourceInfo) -> str:
     where = s.url or s.path or (f"{s.urls} URLs" if s.urls else "")
     layout = f", layout {s.layout}" if s.layout else ""
+    version = f" version {s.version}" if s.version else ""
+    snapshot = f" [from {s.snapshot}]" if s.snapshot else ""
     lines = [
-        f"source {s.name} ({s.kind}{layout}): {where}",
+        f"source {s.name}{version}{snapshot} ({s.kind}{layout}): {where}",
         f"  {s.pages} pages, {s.sections} sections, {s.bytes:,} bytes, sha256 {s.sha256}",
     ]
     if s.fetched_at:
@@ -272,6 +313,12 @@ def render_source(s: SourceInfo) -> str:
 def render_snapshot(snap: Snapshot) -> str:
     title = " ".join(part for part in (snap.name, snap.version) if part)
     head = title + (f": {snap.description}" if snap.description else "") + "\n"
+    for part in snap.snapshots or ():
+        head += (
+            f"- {part.name} {part.version or ''}".rstrip()
+            + f": built {part.built_at} with docwheel {part.docwheel_version}, "
+            f"{part.pages} pages, {part.sections} sections\n"
+        )
     built = (
         f"built {snap.built_at} with docwheel {snap.docwheel_version}; "
         f"served by docwheel {snap.server_version}\n{snap.pages} pages, {snap.sections} sections\n"
@@ -349,6 +396,17 @@ def _source_info(entry: dict) -> SourceInfo:
     return SourceInfo(**{**data, "warnings": warnings})
 
 
+def _snapshot_part(entry: dict) -> SnapshotPart:
+    return SnapshotPart(
+        name=str(entry.get("name") or "docs"),
+        version=entry.get("version"),
+        built_at=entry.get("built_at"),
+        docwheel_version=entry.get("docwheel_version"),
+        pages=int(entry.get("pages") or 0),
+        sections=int(entry.get("sections") or 0),
+    )
+
+
 def _past_end(tool: str) -> CursorError:
     return CursorError(f"this cursor points past the end of the answer: call {tool} without cursor")
 
@@ -359,14 +417,14 @@ def _past_end(tool: str) -> CursorError:
 class Answers:
     """The tools' answers over one index. Thread-safe: tools run on worker threads."""
 
-    def __init__(self, index: DocIndex):
+    def __init__(self, index: Docs):
         self.index = index
         manifest = index.manifest
         self.name = str(manifest.get("name") or "docs")
         version = manifest.get("version")
         self.label = f"{self.name} {version}" if version else self.name
         self.snapshot = snapshot_id(manifest)
-        self._outline: list[PageEntry] | None = None
+        self._outlines: dict[tuple[str, str | None], list[PageEntry]] = {}
         self._lock = threading.Lock()
 
     # -- shared --------------------------------------------------------------------------------
@@ -396,16 +454,23 @@ class Answers:
         return self._start(tool, {}, cursor)
 
     def outline(self) -> list[PageEntry]:
-        """Every page with its sections, read once: the index never changes under a server."""
+        """Every page (of every version) with its sections, read once: the index never
+        changes under a server."""
+        return self._pages("all", "all")
+
+    def _pages(self, source: str, version: str | None) -> list[PageEntry]:
+        """The pages of a source (or "all") at a version (None: the newest; "all")."""
+        key = (source, version)
         with self._lock:
-            if self._outline is None:
-                self._outline = [
+            if key not in self._outlines:
+                outline = self.index.outline(None if source == "all" else source, version)
+                self._outlines[key] = [
                     _model(
                         PageEntry, page, sections=[_model(OutlineSection, s) for s in page.sections]
                     )
-                    for page in self.index.outline(source=None)
+                    for page in outline
                 ]
-            return self._outline
+            return self._outlines[key]
 
     # -- search_docs, read_doc, list_docs, describe_docs ---------------------------------------
 
@@ -414,17 +479,22 @@ class Answers:
         query: str,
         *,
         source: str = "all",
+        version: str | None = None,
         limit: int = 5,
         full_text: bool = False,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         cursor: str | None = None,
     ) -> Answer:
         source = self.check_source(source)
+        version = version or None
         args = {"query": query, "source": source, "limit": limit, "full_text": full_text}
+        if version:
+            args["version"] = version
         start = self._start("search_docs", args, cursor)
         found = self.index.search(
             query=query,
             source=None if source == "all" else source,
+            version=version,
             limit=limit,
             full_text=full_text,
         )
@@ -508,13 +578,17 @@ class Answers:
         self,
         *,
         source: str = "all",
+        version: str | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         cursor: str | None = None,
     ) -> Answer:
         source = self.check_source(source)
+        version = version or None
         args = {"source": source}
+        if version:
+            args["version"] = version
         start = self._start("list_docs", args, cursor)
-        pages = [p for p in self.outline() if source == "all" or p.source == source]
+        pages = self._pages(source, version)
         if start and start >= len(pages):
             raise _past_end("list_docs")
 
@@ -573,6 +647,9 @@ class Answers:
                 name=self.name,
                 description=manifest.get("description"),
                 version=manifest.get("version"),
+                snapshots=[_snapshot_part(p) for p in manifest["snapshots"]]
+                if manifest.get("snapshots")
+                else None,
                 built_at=manifest.get("built_at"),
                 docwheel_version=manifest.get("docwheel_version"),
                 server_version=__version__,

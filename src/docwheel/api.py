@@ -7,6 +7,7 @@ checks its manifest, and returns a ``DocIndex`` whose methods return the datacla
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import hashlib
 import json
@@ -14,13 +15,14 @@ import os
 from pathlib import Path
 
 from .errors import IndexLoadError, QueryError, UnknownRefError
-from .index import WhooshIndex
+from .index import Scope, WhooshIndex
 from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
 from .snippets import make_snippet
+from .versions import newest_first, version_key
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 8
+INDEX_FORMAT = 9
 MAX_LIMIT = 50
 
 
@@ -111,6 +113,21 @@ def _load_manifest(directory: Path) -> dict:
     return manifest
 
 
+def check_search(query: object, limit: int) -> None:
+    if not isinstance(query, str) or not query.strip():
+        raise QueryError("empty query: give a few words to search for")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
+
+
+def no_results(found: SearchResult, source: str | None, version: str | None) -> SearchResult:
+    """``found`` with a hint on what to try when nothing matched."""
+    where = f" in source {source!r}" if source and source != "all" else ""
+    where += f" at version {version!r}" if version and version != "all" else ""
+    hint = f"no results for {found.query!r}{where}; try fewer or more general words"
+    return dataclasses.replace(found, warnings=(*found.warnings, hint))
+
+
 def split_ref(ref: str) -> tuple[str, str, str]:
     """``source:page/path#anchor`` -> (source, page path, anchor); the anchor may be empty."""
     source, sep, rest = ref.partition(":")
@@ -127,8 +144,15 @@ class DocIndex:
         self.directory = directory
         self.manifest = manifest
         self._wix = WhooshIndex(directory)
-        self._sources = [s["name"] for s in manifest.get("sources", [])]
+        listed = manifest.get("sources", [])
+        self._sources = list(dict.fromkeys(s["name"] for s in listed))
+        # Versions of each source, newest first; empty for a source that is not versioned.
+        self._versions = {
+            name: newest_first(s["version"] for s in listed if s["name"] == name and s.get("version"))
+            for name in self._sources
+        }
         self._refs: list[str] | None = None
+        self.parts: tuple[DocIndex, ...] = (self,)
 
     def verify(self) -> list[str]:
         """Check every index file against the hashes in the manifest; return the problems."""
@@ -137,6 +161,33 @@ class DocIndex:
     @property
     def sources(self) -> list[str]:
         return list(self._sources)
+
+    @property
+    def versions(self) -> dict[str, list[str]]:
+        """Docs versions of each versioned source, newest first (what ``version=`` takes)."""
+        return {name: list(v) for name, v in self._versions.items() if v}
+
+    def scope(self, source: str | None, version: str | None) -> Scope | None:
+        """The (source, version) pairs a search or listing covers: every source, or the
+        named one, each at its newest version unless ``version`` pins one ("all" takes
+        every version). None means the whole index. Raises QueryError for an unknown
+        source, or a version no covered source has."""
+        source = self._check_source(source)
+        names = [source] if source else self._sources
+        if version in (None, "") and not any(self._versions[n] for n in names):
+            return None if source is None else ((source, ""),)
+        if version == "all":
+            pairs = [(n, v) for n in names for v in (self._versions[n] or [""])]
+        elif version in (None, ""):
+            pairs = [(n, (self._versions[n] or [""])[0]) for n in names]
+        else:
+            pairs = [(n, version) for n in names if version in self._versions[n]]
+            if not pairs:
+                known = sorted({v for n in names for v in self._versions[n]}, key=version_key)
+                where = f" of source {source!r}" if source else ""
+                listed = ", ".join(reversed(known)) if known else "none (its sources are not versioned)"
+                raise QueryError(f"unknown version {version!r}{where}; versions: {listed}")
+        return tuple(pairs)
 
     def close(self) -> None:
         self._wix.close()
@@ -154,6 +205,7 @@ class DocIndex:
         query: str,
         *,
         source: str | None = None,
+        version: str | None = None,
         limit: int = 10,
         full_text: bool = False,
         sections: bool = False,
@@ -163,14 +215,33 @@ class DocIndex:
 
         ``sections=True`` returns the best sections instead, several per page if they
         rank so; ``explain=True`` adds to each hit why it ranked (``Hit.explain``).
+        A versioned source is searched at its newest version unless ``version`` pins one.
         """
-        if not isinstance(query, str) or not query.strip():
-            raise QueryError("empty query: give a few words to search for")
-        if not 1 <= limit <= MAX_LIMIT:
-            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}, got {limit}")
-        source = self._check_source(source)
-        outcome = self._wix.search(query, source=source, limit=limit, per_page=not sections)
-        warnings, total = list(outcome.warnings), outcome.total
+        found = self.ranked(
+            query, source=source, version=version, limit=limit, full_text=full_text,
+            sections=sections, explain=explain,
+        )
+        if found.results:
+            return found
+        return no_results(found, source, version)
+
+    def ranked(
+        self,
+        query: str,
+        *,
+        source: str | None = None,
+        version: str | None = None,
+        limit: int = 10,
+        full_text: bool = False,
+        sections: bool = False,
+        explain: bool = False,
+    ) -> SearchResult:
+        """``search`` without the hint added when nothing matched (a ``Library`` merges
+        several of these and gives the hint once)."""
+        check_search(query, limit)
+        scope = self.scope(source, version)
+        outcome = self._wix.search(query, scope=scope, limit=limit, per_page=not sections)
+        total = outcome.total
         terms = set(outcome.terms)
         hits = tuple(
             self._hit(
@@ -182,10 +253,7 @@ class DocIndex:
             )
             for r in outcome.hits
         )
-        if not hits:
-            where = f" in source {source!r}" if source else ""
-            warnings.append(f"no results for {query!r}{where}; try fewer or more general words")
-        return SearchResult(query=query, total=total, results=hits, warnings=tuple(warnings))
+        return SearchResult(query=query, total=total, results=hits, warnings=tuple(outcome.warnings))
 
     def _check_source(self, source: str | None) -> str | None:
         if source in (None, "", "all"):
@@ -208,6 +276,7 @@ class DocIndex:
             score=round(score, 4),
             text=doc["content"] if full_text else None,
             explain=explain,
+            version=doc.get("version") or None,
         )
 
     # -- reading -----------------------------------------------------------------------
@@ -232,6 +301,7 @@ class DocIndex:
                 source=doc["source"],
                 section=doc["section"],
                 text=_with_heading(doc),
+                version=doc.get("version") or None,
             )
         docs = self._wix.stored_page(page_ref)
         if not docs:
@@ -246,6 +316,7 @@ class DocIndex:
             source=first["source"],
             section=first["page_title"],
             text=text,
+            version=first.get("version") or None,
         )
 
     def _suggest(self, ref: str) -> list[str]:
@@ -264,17 +335,20 @@ class DocIndex:
                 source=doc["source"],
                 section=doc["section"],
                 text=_with_heading(doc),
+                version=doc.get("version") or None,
             )
             for doc in self._wix.all_stored()
         ]
 
-    def outline(self, source: str | None = None) -> list[PageOutline]:
-        """Every page (optionally of one source) with its section headings, in build order."""
-        source = self._check_source(source)
+    def outline(self, source: str | None = None, version: str | None = None) -> list[PageOutline]:
+        """Every page (optionally of one source) with its section headings, in build order;
+        versioned sources at their newest version unless ``version`` says ("all": every one)."""
+        scope = self.scope(source, version)
+        covered = set(scope) if scope is not None else None
         pages: dict[str, PageOutline] = {}
         entries: dict[str, list[OutlineEntry]] = {}
         for doc in self._wix.all_stored():
-            if source and doc["source"] != source:
+            if covered is not None and (doc["source"], doc.get("version", "")) not in covered:
                 continue
             page_ref = doc["page_ref"]
             if page_ref not in pages:
@@ -284,6 +358,7 @@ class DocIndex:
                     url=doc["url"],
                     source=doc["source"],
                     description=doc["page_description"],
+                    version=doc.get("version") or None,
                 )
                 entries[page_ref] = []
             if doc["anchor"]:
@@ -296,7 +371,7 @@ class DocIndex:
                     )
                 )
         return [
-            PageOutline(p.ref, p.title, p.url, p.source, p.description, tuple(entries[ref]))
+            PageOutline(p.ref, p.title, p.url, p.source, p.description, tuple(entries[ref]), p.version)
             for ref, p in pages.items()
         ]
 

@@ -120,7 +120,7 @@ def _index_docs(loaded: list[tuple[SourceConfig, Loaded]]) -> Iterator[IndexDoc]
         for page in result.pages:
             path = _unique_path(page.path, seen_paths)
             page_no += 1
-            yield from _page_docs(source.name, path, page, page_no)
+            yield from _page_docs(source, path, page, page_no)
 
 
 def _unique_path(path: str, seen: dict[str, int]) -> str:
@@ -130,15 +130,16 @@ def _unique_path(path: str, seen: dict[str, int]) -> str:
     return path if seen[path] == 1 else f"{path}~{seen[path]}"
 
 
-def _page_docs(source: str, path: str, page: Page, page_no: int) -> Iterator[IndexDoc]:
-    page_ref = f"{source}:{path}"
+def _page_docs(source: SourceConfig, path: str, page: Page, page_no: int) -> Iterator[IndexDoc]:
+    page_ref = f"{source.key}:{path}"
     for n, section in enumerate(page.sections):
         prose, code = split_code(section.text)
         heading_path = " > ".join(section.path)
         yield IndexDoc(
             ref=f"{page_ref}#{section.anchor}" if section.anchor else page_ref,
             page_ref=page_ref,
-            source=source,
+            source=source.name,
+            version=source.version or "",
             url=page.url,
             anchor=section.anchor,
             page_title=page.title,
@@ -163,6 +164,8 @@ def _manifest(
     sources = []
     for source, result in loaded:
         entry: dict = {"name": source.name, "kind": source.kind}
+        if source.version:
+            entry["version"] = source.version
         if source.url:
             entry["url"] = source.url
         elif source.urls:

@@ -83,12 +83,26 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def with_index(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-        p.add_argument("--index", metavar="DIR", help="index directory (default: the bundled one)")
+        p.add_argument(
+            "--index", metavar="DIR", action="append",
+            help="an index directory (repeatable; default: every installed docs wheel, "
+            "else the docs bundled with docwheel)",
+        )
+        p.add_argument(
+            "--only", metavar="NAME", action="append",
+            help="only this installed docs wheel, by distribution name (repeatable)",
+        )
         return p
+
+    docs_version = {
+        "metavar": "VERSION", "default": None,
+        "help": "docs version of versioned sources (default: the newest; 'all': every one)",
+    }
 
     p = with_index(sub.add_parser("search", help="search the docs"))
     p.add_argument("query", help="words or a question; AND/OR/NOT and \"phrases\" work")
     p.add_argument("--source", default=None, help="only this source")
+    p.add_argument("--docs-version", **docs_version)
     p.add_argument(
         "--limit", type=_int_between(1, MAX_LIMIT), default=5, metavar="N",
         help="pages to return (default 5)",
@@ -109,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = with_index(sub.add_parser("list", help="list pages and their sections"))
     p.add_argument("--source", default=None, help="only this source")
+    p.add_argument("--docs-version", **docs_version)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_list)
 
@@ -192,9 +207,14 @@ def _project_name(text: str) -> str:
 
 
 def _open(args: argparse.Namespace):
-    from .api import open_index
+    from .library import open_docs
 
-    return open_index(args.index)
+    return open_docs(args.index or (), args.only or ())
+
+
+def _present(data: dict) -> dict:
+    """A result as JSON: optional parts (a hit's text, a version) left out, not null."""
+    return {k: v for k, v in data.items() if v is not None}
 
 
 def _dump(data: object, out: TextIO) -> None:
@@ -207,6 +227,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         result = index.search(
             args.query,
             source=args.source,
+            version=args.docs_version,
             limit=args.limit,
             full_text=args.full_text,
             sections=args.sections,
@@ -215,7 +236,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         data = asdict(result)
         # Optional parts of a hit (text without --full-text, …) are left out, not null.
-        data["results"] = [{k: v for k, v in h.items() if v is not None} for h in data["results"]]
+        data["results"] = [_present(h) for h in data["results"]]
         _dump(data, out)
         return 0
     for warning in result.warnings:
@@ -253,7 +274,7 @@ def _read(args: argparse.Namespace, out: TextIO) -> int:
     with _open(args) as index:
         doc = index.read(args.ref)
     if args.json:
-        _dump(asdict(doc), out)
+        _dump(_present(asdict(doc)), out)
     else:
         out.write(f"{_heading(doc.title, doc.section)}\n{doc.url}\n\n{doc.text.rstrip()}\n")
     return 0
@@ -268,9 +289,9 @@ def _heading(title: str, section: str) -> str:
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
     with _open(args) as index:
-        pages = index.outline(args.source)
+        pages = index.outline(args.source, args.docs_version)
     if args.json:
-        _dump({"total": len(pages), "pages": [asdict(p) for p in pages]}, out)
+        _dump({"total": len(pages), "pages": [_present(asdict(p)) for p in pages]}, out)
         return 0
     for page in pages:
         out.write(f"{page.title}  [{page.ref}]\n  {page.url}\n")
@@ -283,11 +304,18 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
 
 def _info(args: argparse.Namespace, out: TextIO) -> int:
     with _open(args) as index:
-        manifest = index.manifest
-        directory = index.directory
+        parts = [(part.manifest, part.directory) for part in index.parts]
     if args.json:
-        _dump(manifest, out)
+        manifests = [{**manifest, "directory": str(directory)} for manifest, directory in parts]
+        _dump(manifests[0] if len(manifests) == 1 else {"snapshots": manifests}, out)
         return 0
+    for n, (manifest, directory) in enumerate(parts):
+        out.write("\n" if n else "")
+        _write_manifest(manifest, directory, out)
+    return 0
+
+
+def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
     out.write(f"{manifest.get('name')} {manifest.get('version') or ''}\n".replace(" \n", "\n"))
     if manifest.get("description"):
         out.write(f"  {manifest['description']}\n")
@@ -298,8 +326,9 @@ def _info(args: argparse.Namespace, out: TextIO) -> int:
     )
     for s in manifest.get("sources", []):
         where = s.get("url") or s.get("path") or f"{len(s.get('urls', []))} URLs"
+        version = f" version {s['version']}" if s.get("version") else ""
         out.write(
-            f"source {s['name']} ({s['kind']}): {where}\n"
+            f"source {s['name']}{version} ({s['kind']}): {where}\n"
             f"  {s['pages']} pages, {s['sections']} sections, {s['bytes']:,} bytes, "
             f"sha256 {s['sha256'][:16]}…\n"
         )
@@ -309,21 +338,27 @@ def _info(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  fetched {s['fetched_at']}\n")
         for warning in s.get("warnings", []):
             out.write(f"  warning: {warning}\n")
-    return 0
 
 
 def _verify(args: argparse.Namespace, out: TextIO) -> int:
     from .api import verify_index
+    from .library import chosen_indexes
 
-    directory, manifest, problems = verify_index(args.index)
-    if problems:
+    failed = 0
+    for name, where in chosen_indexes(args.index or (), args.only or ()):
+        directory, manifest, problems = verify_index(where)
+        label = f"{name} ({directory})" if name else str(directory)
         for problem in problems:
-            print(f"docwheel: {directory}: {problem}", file=sys.stderr)
+            print(f"docwheel: {label}: {problem}", file=sys.stderr)
+        if problems:
+            failed += 1
+        else:
+            out.write(f"{label}: all {len(manifest['files'])} index files match the manifest\n")
+    if failed:
         raise DocwheelError(
-            f"{directory}: {len(problems)} problem(s) with the index files; "
+            f"{failed} index(es) with problems in their files; "
             "reinstall the docs package or rebuild the index"
         )
-    out.write(f"{directory}: all {len(manifest['files'])} index files match the manifest\n")
     return 0
 
 

@@ -28,10 +28,13 @@ KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
 _TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets")
-_SOURCE_KEYS = ("name", "kind", "url", "urls", "path", "base_url", "max_level", "format")
+_SOURCE_KEYS = (
+    "name", "kind", "url", "urls", "path", "base_url", "max_level", "format", "version",
+)
 _ALLOW_KEYS = ("source", "page", "match", "reason")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+_VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,14 @@ class SourceConfig:
     max_level: int = 3
     path_text: str = field(default="", repr=False, compare=False)
     format: str | None = None
+    # Which version of the docs this is, when one sources file lists several versions of
+    # the same docs under one name (search defaults to the newest).
+    version: str | None = None
+
+    @property
+    def key(self) -> str:
+        """What refs start with: the name, or ``name@version`` for a versioned source."""
+        return f"{self.name}@{self.version}" if self.version else self.name
 
     @property
     def location(self) -> str:
@@ -164,17 +175,23 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
         problems.append("sources: empty; list at least one source")
     else:
         first_use: dict[str, int] = {}
+        versioned: dict[str, bool] = {}
         for i, raw in enumerate(raw_sources):
             source = _parse_source(raw, f"sources[{i}]", base_dir, problems)
             if source is None:
                 continue
-            if source.name in first_use:
+            if source.key in first_use:
+                what = f"{source.name!r} version {source.version!r}" if source.version else repr(source.name)
                 problems.append(
-                    f"sources[{i}].name: {source.name!r} is already used by "
-                    f"sources[{first_use[source.name]}]"
+                    f"sources[{i}].name: {what} is already used by sources[{first_use[source.key]}]"
+                )
+            elif versioned.setdefault(source.name, bool(source.version)) != bool(source.version):
+                problems.append(
+                    f"sources[{i}].version: several sources are named {source.name!r}; "
+                    "give each of them a different version"
                 )
             else:
-                first_use[source.name] = i
+                first_use[source.key] = i
                 sources.append(source)
 
     listed = raw_sources if isinstance(raw_sources, list) else []
@@ -274,6 +291,23 @@ def _parse_source(
         elif layout not in LAYOUT_NAMES:
             problems.append(f"{place}.format: {layout!r} is not one of {', '.join(LAYOUT_NAMES)}")
 
+    version = raw.get("version")
+    if isinstance(version, int) and not isinstance(version, bool):
+        version = str(version)
+    if version is not None:
+        if isinstance(version, float):
+            problems.append(
+                f"{place}.version: write it in quotes (version: \"{version}\"): "
+                "unquoted, YAML reads it as a number and 2.10 becomes 2.1"
+            )
+        elif not isinstance(version, str):
+            problems.append(f"{place}.version: expected a string, got {_a(version)}")
+        elif not _VERSION.fullmatch(version):
+            problems.append(
+                f"{place}.version: {version!r} must be up to 40 letters, digits, '.', '-', '_' "
+                "or '+', starting with a letter or digit"
+            )
+
     if len(problems) > before:
         return None
     return SourceConfig(
@@ -286,6 +320,7 @@ def _parse_source(
         max_level=max_level,
         path_text=path_text or "",
         format=layout,
+        version=version,
     )
 
 

@@ -97,7 +97,7 @@ def _summary(ref: str, page: _Page) -> PageSummary:
 
 
 def _pages(index: DocIndex) -> dict[str, _Page]:
-    pages = {p.ref: _Page(p.title, p.url, p.description, {}) for p in index.outline()}
+    pages = {p.ref: _Page(p.title, p.url, p.description, {}) for p in index.outline(version="all")}
     for section in index.sections():
         digest = hashlib.sha256(section.text.encode("utf-8")).hexdigest()
         pages[section.ref.partition("#")[0]].sections[section.ref] = digest

@@ -13,7 +13,9 @@ The hook builds the index with ``docwheel.build`` (the installed docwheel, never
 tree) into ``<package>/_docwheel_index/`` of the wheel. ``<package>`` is the project name as
 an import name (``acme-docs`` -> ``acme_docs``) or the hook option ``package``. A project
 without that package gets a generated ``__init__.py`` exposing ``INDEX_DIR``; a project
-whose dependencies do not name docwheel gets ``docwheel>=<this version>`` added.
+whose dependencies do not name docwheel gets ``docwheel>=<this version>,<next minor>``
+added (``scaffold.docwheel_requirement``). Every docs wheel declares a ``docwheel.indexes``
+entry point, through which ``docwheel serve`` finds it (``discovery``).
 
 It behaves like docwheel's own hook (``build_index.py``): a failure is one line on stderr
 (``docwheel: build failed: …``), exit status 1 and no wheel; an editable install writes the
@@ -34,7 +36,7 @@ from typing import NoReturn
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 from hatchling.plugin import hookimpl
 
-from .scaffold import INDEX_FOLDER, SOURCES_FILE, import_name, package_init
+from .scaffold import INDEX_FOLDER, SOURCES_FILE, docwheel_requirement, import_name, package_init
 
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
@@ -89,7 +91,26 @@ class DocwheelBuildHook(BuildHookInterface):
         if not self._names_docwheel():
             from . import __version__
 
-            build_data["dependencies"].append(f"docwheel>={__version__}")
+            build_data["dependencies"].append(docwheel_requirement(__version__))
+        self._declare_index(package)
+
+    def _declare_index(self, package: str) -> None:
+        """Add the ``docwheel.indexes`` entry point through which ``docwheel serve`` finds
+        this snapshot. hatchling writes entry_points.txt from the metadata's entry-point
+        table after the hooks ran; a table the project wrote itself is left as it is."""
+        from .discovery import ENTRY_POINT_GROUP, normalise
+
+        try:
+            points = self.metadata.core.entry_points
+            group = points.setdefault(ENTRY_POINT_GROUP, {})
+        except (AttributeError, TypeError) as exc:  # a hatchling that keeps them elsewhere
+            _fail(
+                f"cannot declare the {ENTRY_POINT_GROUP} entry point ({exc}); add "
+                f'[project.entry-points."{ENTRY_POINT_GROUP}"] '
+                f'{normalise(self.metadata.name)} = "{package}:INDEX_DIR" to pyproject.toml'
+            )
+        if not group:
+            group[normalise(self.metadata.name)] = f"{package}:INDEX_DIR"
 
     def finalize(self, version: str, build_data: dict, artifact_path: str) -> None:
         self._remove_scratch()

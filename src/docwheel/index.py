@@ -144,6 +144,7 @@ def make_schema() -> fields.Schema:
         ref=fields.ID(stored=True, unique=True),
         page_ref=fields.ID(stored=True),
         source=fields.ID(stored=True),
+        version=fields.ID(stored=True),
         url=fields.STORED(),
         anchor=fields.STORED(),
         page_title=fields.STORED(),
@@ -165,6 +166,7 @@ class IndexDoc:
     ref: str
     page_ref: str
     source: str
+    version: str  # "" unless the source is one of several versions of the same docs
     url: str
     anchor: str
     page_title: str
@@ -296,6 +298,11 @@ def adjacent_pairs(terms: Iterable[str]) -> Iterator[str]:
         previous = term
 
 
+# Which sections a search may return: (source name, version) pairs; version "" for a
+# source that is not versioned.
+Scope = tuple[tuple[str, str], ...]
+
+
 @dataclass(frozen=True)
 class RawHit:
     fields: dict
@@ -373,7 +380,7 @@ class WhooshIndex:
                 f"{directory}: the ranking data cannot be read ({exc}); "
                 "reinstall the docs package or rebuild the index"
             ) from None
-        self._source_masks: dict[str, np.ndarray] = {}
+        self._scope_masks: dict[Scope, np.ndarray] = {}
         self.page_weight = PAGE_WEIGHT
         self.coord_power = COVERAGE_POWER
         self.pair_weight = PAIR_WEIGHT
@@ -442,7 +449,12 @@ class WhooshIndex:
         return q, warnings
 
     def search(
-        self, text: str, *, source: str | None, limit: int, per_page: bool = True
+        self,
+        text: str,
+        *,
+        scope: Scope | None = None,
+        limit: int,
+        per_page: bool = True,
     ) -> Outcome:
         """Top ``limit`` sections for the query (at most one per page), and how it was read.
 
@@ -474,8 +486,8 @@ class WhooshIndex:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
             scores = np.where(matching, scores + MATCH_FLOOR, 0.0)
-        if source:
-            scores = np.where(self._source_mask(source), scores, 0.0)
+        if scope is not None:
+            scores = np.where(self._scope_mask(scope), scores, 0.0)
         chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
         searcher = self._searcher()
         hits = [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
@@ -601,13 +613,21 @@ class WhooshIndex:
         terms = sorted({text.decode() if isinstance(text, bytes) else text for _f, text in found})
         return terms[:MAX_EXPANDED_TERMS]
 
-    def _source_mask(self, source: str) -> np.ndarray:
-        mask = self._source_masks.get(source)
+    def _scope_mask(self, scope: Scope) -> np.ndarray:
+        """The sections of the (source, version) pairs in ``scope``; cached, as a server
+        asks for the same few scopes again and again."""
+        mask = self._scope_masks.get(scope)
         if mask is None:
             mask = np.zeros(self._impacts.n_docs, dtype=bool)
-            docs = list(self._searcher().docs_for_query(query.Term("source", source)))
-            mask[docs] = True
-            self._source_masks[source] = mask
+            searcher = self._searcher()
+            for source, version in scope:
+                # A name is either versioned in all its sources or in none (the sources
+                # file is checked), so an unversioned one is matched by its name alone.
+                wanted: query.Query = query.Term("source", source)
+                if version:
+                    wanted = query.And([wanted, query.Term("version", version)])
+                mask[list(searcher.docs_for_query(wanted))] = True
+            self._scope_masks[scope] = mask
         return mask
 
     # -- stored documents --------------------------------------------------------------

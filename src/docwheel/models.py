@@ -61,6 +61,8 @@ class Hit:
     # Why it ranked (search(..., explain=True)): matched terms with per-field contributions,
     # the page's share and the factors applied.
     explain: dict | None = None
+    # The docs version of a versioned source (``version:`` in the sources file).
+    version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ class Document:
     source: str
     section: str
     text: str
+    version: str | None = None
 
 
 @dataclass(frozen=True)
@@ -101,3 +104,4 @@ class PageOutline:
     source: str
     description: str
     sections: tuple[OutlineEntry, ...] = field(default_factory=tuple)
+    version: str | None = None

@@ -160,7 +160,7 @@ def project_files(
     if problem:
         raise DocwheelError(problem)
     package = import_name(name)
-    requirement = f"docwheel>={docwheel_version}"
+    requirement = docwheel_requirement(docwheel_version)
     return {
         "pyproject.toml": _pyproject(name, package, calendar_version(today), requirement),
         SOURCES_FILE: _sources_file(name, sources),
@@ -171,6 +171,19 @@ def project_files(
         ),
         ".github/workflows/docs.yml": _workflow(name, package),
     }
+
+
+def docwheel_requirement(version: str) -> str:
+    """The docwheel a docs wheel depends on: ``version`` up to the next minor release.
+
+    An index is read only by a docwheel of the same index format, and the format changes
+    only with a minor release (0.x) or a major one (from 1.0), so the range admits every
+    docwheel that can read the index and no other.
+    """
+    numbers = [int(p) if p.isdigit() else 0 for p in version.split(".")[:2]] + [0, 0]
+    major, minor = numbers[0], numbers[1]
+    upper = f"{major}.{minor + 1}" if major == 0 else f"{major + 1}"
+    return f"docwheel>={version},<{upper}"
 
 
 def package_init(name: str) -> str:

@@ -39,7 +39,7 @@ from .answers import (
     SearchResults,
     Snapshot,
 )
-from .api import DocIndex
+from .library import Docs
 from .errors import DocwheelError
 from .paging import (
     DEFAULT_MAX_TOKENS,
@@ -97,7 +97,7 @@ Cursor = Annotated[
 ]
 
 
-def create_server(index: DocIndex, *, tools: ToolSet = "docs") -> MCPServer:
+def create_server(index: Docs, *, tools: ToolSet = "docs") -> MCPServer:
     """An MCP server over ``index``: the docs tools (or search and fetch), and page resources."""
     if tools not in TOOL_SETS:
         raise ValueError(f"tools must be one of {', '.join(TOOL_SETS)}, not {tools!r}")
@@ -140,6 +140,20 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         ),
     ]
 
+    versions = answers.index.versions
+    listed = "; ".join(f"{name}: {', '.join(v)}" for name, v in versions.items())
+    Version = Annotated[
+        str | None,
+        Field(
+            max_length=64,
+            description=(
+                f"Docs version to use for versioned sources ({listed}); default: the newest."
+                if versions
+                else "Docs version; these docs have one version, so leave it out."
+            ),
+        ),
+    ]
+
     @server.tool(title="Search the docs", annotations=READ_ONLY)
     def search_docs(
         query: Annotated[
@@ -150,6 +164,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
             ),
         ],
         source: Source = "all",
+        version: Version = None,
         limit: Annotated[int, Field(ge=1, le=20, description="Pages to return (1-20).")] = 5,
         full_text: Annotated[
             bool, Field(description="Return each section's full text instead of a snippet.")
@@ -169,6 +184,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
             lambda: answers.search(
                 query,
                 source=source,
+                version=version,
                 limit=limit,
                 full_text=full_text,
                 max_tokens=max_tokens,
@@ -199,6 +215,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
     @server.tool(title="List the pages", annotations=READ_ONLY)
     def list_docs(
         source: Source = "all",
+        version: Version = None,
         max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, DocList]:
@@ -208,7 +225,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         docs cover. Pass a page or section ref to read_doc to read it. Large docs come in
         parts: when truncated is true, call again with the same source and cursor=next_cursor.
         """
-        return _call(lambda: answers.pages(source=source, max_tokens=max_tokens, cursor=cursor))
+        return _call(lambda: answers.pages(source=source, version=version, max_tokens=max_tokens, cursor=cursor))
 
     @server.tool(title="Describe the docs snapshot", annotations=READ_ONLY)
     def describe_docs(
@@ -298,7 +315,7 @@ def _add_page_resources(server: MCPServer, answers: Answers) -> None:
 
 
 def serve(
-    index: DocIndex,
+    index: Docs,
     *,
     tools: ToolSet = "docs",
     http: bool = False,
