@@ -582,3 +582,22 @@ def test_same_sources_build_byte_identical_indexes_whatever_the_hash_seed(tmp_pa
         )
         digests.append({p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()})
     assert digests[0] == digests[1]
+
+
+def test_max_size_in_the_sources_file_caps_a_response(
+    http_server: HTTPTestServer, tmp_path: Path
+) -> None:
+    page = "# Big\nSource: https://x.example/big\n\n" + "word " * 1000
+    http_server.route("/llms-full.txt", page)
+    url = http_server.url("/llms-full.txt")
+    body = f"name: t\nsources:\n  - name: web\n    kind: llms-full\n    url: {url}\n"
+
+    config = write_config(tmp_path, body + "    max_size: 2 KB\n")
+    with pytest.raises(SourceError) as info:
+        build_index(load_config(config), tmp_path / "index", fetch=FAST_RETRIES)
+    assert str(info.value) == f"source 'web' ({url}): response larger than 2000 bytes"
+    assert not (tmp_path / "index").exists()
+
+    roomy = write_config(tmp_path, body + "    max_size: 10kb\n")
+    manifest = build_index(load_config(roomy), tmp_path / "index", fetch=FAST_RETRIES)
+    assert manifest["sources"][0]["bytes"] == len(page)

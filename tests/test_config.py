@@ -4,6 +4,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from helpers import write_config
 
 from docwheel.config import KINDS, LAYOUT_NAMES, Config, SourceConfig, load_config, parse_config
 from docwheel.errors import ConfigError
@@ -334,3 +335,27 @@ def test_format_names_are_the_llms_layout_table() -> None:
         "rule-blocks",
         "headings",
     }
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [("250 MB", 250_000_000), ("1.5GB", 1_500_000_000), ("512kb", 512_000), (4096, 4096), ("10", 10)],
+)
+def test_max_size_takes_a_byte_count_or_a_size_with_a_unit(tmp_path, written, expected):
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: web\n    kind: llms-full\n"
+        f"    url: https://x.example/llms-full.txt\n    max_size: {written}\n",
+    )
+    assert load_config(config).sources[0].max_bytes == expected
+
+
+@pytest.mark.parametrize("written", ["lots", "-5", "0", "3 TB", "true"])
+def test_a_bad_max_size_names_the_key(tmp_path, written):
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: web\n    kind: llms-full\n"
+        f"    url: https://x.example/llms-full.txt\n    max_size: {written}\n",
+    )
+    with pytest.raises(ConfigError, match=r"sources\[0\]\.max_size: "):
+        load_config(config)

@@ -15,12 +15,22 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
 from helpers import FIXTURES
 from httpserver import HTTPTestServer
-from test_wheel import base_env, build_wheel, copy_project, make_venv, offline_prefix, run
+from test_wheel import (
+    MCP_CLIENT,
+    base_env,
+    build_wheel,
+    copy_project,
+    make_venv,
+    offline_or_skip,
+    offline_prefix,
+    run,
+)
 
 from docwheel import __version__
-from docwheel.scaffold import calendar_version
+from docwheel.scaffold import calendar_version, docwheel_requirement
 
 pytestmark = pytest.mark.slow
 
@@ -66,7 +76,9 @@ def test_a_project_from_docwheel_new_builds_installs_and_is_searchable(venv, tmp
         manifest = json.loads(zf.read("acme_docs/_docwheel_index/manifest.json"))
     assert "acme_docs/__init__.py" in names
     assert not any(n.startswith("docwheel/") for n in names)
-    assert f"Requires-Dist: docwheel>={__version__}" in metadata.splitlines()
+    requires = [Requirement(line.split(":", 1)[1]) for line in metadata.splitlines()
+                if line.startswith("Requires-Dist:")]
+    assert requires == [Requirement(docwheel_requirement(__version__))]
     assert (manifest["name"], manifest["version"]) == ("acme-docs", version)
     assert [s["name"] for s in manifest["sources"]] == ["site"]
 
@@ -111,3 +123,81 @@ def test_a_broken_source_fails_the_docs_build_with_one_line(
     assert not list((tmp_path / "dist").glob("*.whl"))
     assert sorted(Path(env["TMPDIR"]).glob("docwheel-index-*")) == []
 
+
+
+BETA_DOCS = """\
+# Webhooks
+Source: https://beta.example/webhooks
+
+## Verify webhook signatures
+
+Every delivery carries an X-Beta-Signature header, an HMAC of the body made with your
+signing secret. Compare it in constant time before you trust the payload.
+
+# Rate limits
+Source: https://beta.example/rate-limits
+
+Each API key may make 600 requests per minute; a 429 answer says when to retry.
+"""
+
+
+def _docs_wheel(bin_dir: Path, env: dict[str, str], where: Path, name: str, url: str) -> Path:
+    """A docs wheel from a project written by `docwheel new` for one served source."""
+    run([bin_dir / "docwheel", "new", where / name, "--name", name, "--source", url], env=env)
+    run(
+        [bin_dir / "python", "-m", "build", "--wheel", "--no-isolation", "--outdir",
+         where / "dist", where / name],
+        env=env,
+    )
+    (wheel,) = (where / "dist").glob(f"{name.replace('-', '_')}-*.whl")
+    return wheel
+
+
+def test_two_docs_wheels_installed_together_are_searched_as_one_without_network(
+    venv, tmp_path, http_server: HTTPTestServer
+):
+    offline = offline_or_skip()
+    bin_dir, env = venv
+    # Only these two docs wheels in the environment (the test above installs an acme-docs).
+    run([bin_dir / "python", "-m", "pip", "uninstall", "--quiet", "--yes", "acme-docs"], env=env)
+    http_server.route("/acme/llms-full.txt", (FIXTURES / "llms" / "llms-full.txt").read_text())
+    http_server.route("/beta/llms-full.txt", BETA_DOCS)
+    acme = _docs_wheel(bin_dir, env, tmp_path, "acme-docs", http_server.url("/acme/llms-full.txt"))
+    beta = _docs_wheel(bin_dir, env, tmp_path, "beta-docs", http_server.url("/beta/llms-full.txt"))
+    run([bin_dir / "python", "-m", "pip", "install", "--quiet", "--no-index", acme, beta], env=env)
+    http_server.reset()  # from here on, nothing may be fetched (and nothing could be)
+
+    def docwheel(*args: str) -> dict:
+        found = run([*offline, bin_dir / "docwheel", *args, "--json"], env=env, cwd=tmp_path)
+        return json.loads(found.stdout)
+
+    # Both scaffolds named their source after the host, so each is shown with its snapshot.
+    refund = docwheel("search", "refund for unused seats")["results"]
+    assert refund[0]["ref"] == "acme-docs.127-0-0-1:billing#refunds"
+    signature = docwheel("search", "verify webhook signature hmac")["results"]
+    assert signature[0]["ref"] == "beta-docs.127-0-0-1:webhooks#verify-webhook-signatures"
+    mixed = docwheel("search", "api rate limits billing", "--limit", "5")["results"]
+    assert {hit["source"] for hit in mixed} == {"acme-docs.127-0-0-1", "beta-docs.127-0-0-1"}
+    assert [h["score"] for h in mixed] == sorted((h["score"] for h in mixed), reverse=True)
+    only_beta = docwheel("search", "refund for unused seats", "--only", "beta-docs")["results"]
+    assert {hit["source"] for hit in only_beta} <= {"127-0-0-1"}  # alone: its own name
+    filtered = docwheel("search", "refund", "--source", "beta-docs.127-0-0-1")
+    assert all(h["source"] == "beta-docs.127-0-0-1" for h in filtered["results"])
+    info = docwheel("info")
+    version = calendar_version(date.today())
+    assert [(m["name"], m["version"]) for m in info["snapshots"]] == [
+        ("acme-docs", version), ("beta-docs", version),
+    ]
+    page = run([*offline, bin_dir / "docwheel", "read", refund[0]["ref"]], env=env).stdout
+    assert "Ask support within 30 days" in page
+
+    served = run(
+        [*offline, bin_dir / "python", "-c", MCP_CLIENT, bin_dir / "docwheel",
+         "verify webhook signature"],
+        env=env,
+    )
+    answer = json.loads(served.stdout)
+    assert not answer["search_error"] and not answer["read_error"]
+    assert answer["search"]["results"][0]["ref"].startswith("beta-docs.127-0-0-1:webhooks")
+    assert "constant time" in answer["read"]["text"]
+    assert http_server.requests == []

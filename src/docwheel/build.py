@@ -23,7 +23,7 @@ from .markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
 from .secrets import check_secrets
-from .sources import Loaded, load_source
+from .sources import Loaded, capped, load_source
 
 Progress = Callable[[str], None]
 
@@ -32,10 +32,10 @@ def _quiet(_message: str) -> None:
     pass
 
 
-def _fetch_text(url: str) -> object:
+def _fetch_text(url: str, **options: object) -> object:
     from .fetch import fetch_text  # the only network code: imported when a URL is fetched
 
-    return fetch_text(url)
+    return fetch_text(url, **options)  # type: ignore[arg-type]
 
 
 def build_from_file(
@@ -79,7 +79,7 @@ def build_index(
     loaded: list[tuple[SourceConfig, Loaded]] = []
     for source in config.sources:
         progress(f"{source.name}: reading {source.kind} from {source.location}")
-        result = load_source(source, fetch)
+        result = load_source(source, capped(fetch, source))
         for warning in result.warnings:
             progress(f"warning: {warning}")
         sections = sum(len(p.sections) for p in result.pages)

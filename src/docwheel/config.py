@@ -30,11 +30,14 @@ CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 _TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets")
 _SOURCE_KEYS = (
     "name", "kind", "url", "urls", "path", "base_url", "max_level", "format", "version",
+    "max_size",
 )
 _ALLOW_KEYS = ("source", "page", "match", "reason")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(B|KB|MB|GB)?", re.IGNORECASE)
+_UNITS = {"b": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3}
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,8 @@ class SourceConfig:
     # Which version of the docs this is, when one sources file lists several versions of
     # the same docs under one name (search defaults to the newest).
     version: str | None = None
+    # The largest response a fetch of this source accepts (None: fetch's own default).
+    max_bytes: int | None = None
 
     @property
     def key(self) -> str:
@@ -308,6 +313,8 @@ def _parse_source(
                 "or '+', starting with a letter or digit"
             )
 
+    max_bytes = _check_size(raw.get("max_size"), f"{place}.max_size", problems)
+
     if len(problems) > before:
         return None
     return SourceConfig(
@@ -321,7 +328,26 @@ def _parse_source(
         path_text=path_text or "",
         format=layout,
         version=version,
+        max_bytes=max_bytes,
     )
+
+
+def _check_size(value: object, place: str, problems: list[str]) -> int | None:
+    """``max_size``: a byte count, or a size with a unit (``250 MB``; KB, MB, GB are
+    powers of 1000)."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        size = value
+    elif isinstance(value, str) and (match := _SIZE.fullmatch(value.strip())):
+        size = int(float(match.group(1)) * _UNITS[(match.group(2) or "b").lower()])
+    else:
+        problems.append(f"{place}: expected a size such as 250 MB or a byte count, got {value!r}")
+        return None
+    if size < 1:
+        problems.append(f"{place}: must be more than 0 bytes")
+        return None
+    return size
 
 
 def _parse_allow_secrets(

@@ -34,7 +34,7 @@ from . import __version__
 from .config import Config
 from .errors import BuildError, FetchError
 from .outdir import check_replaceable, replacing
-from .sources import load_source, now_iso
+from .sources import capped, load_source, now_iso
 
 SNAPSHOT_INDEX = "snapshot.json"
 SNAPSHOT_FORMAT = 1
@@ -84,7 +84,7 @@ def save_snapshot(
     for source in config.sources:
         progress(f"{source.name}: fetching {source.kind} from {source.location}")
         count, size = recorder.count, recorder.size
-        loaded = load_source(source, recorder)
+        loaded = load_source(source, capped(recorder, source))
         fetched = recorder.count - count
         progress(
             f"{source.name}: fetched {fetched} documents, {recorder.size - size:,} bytes"
@@ -145,8 +145,8 @@ class _Recorder:
         self.count = 0
         self.size = 0
 
-    def __call__(self, url: str) -> object:
-        got = self._fetch(url)
+    def __call__(self, url: str, **options: object) -> object:
+        got = self._fetch(url, **options)  # type: ignore[call-arg]
         data = got.data  # type: ignore[attr-defined]
         digest = hashlib.sha256(data).hexdigest()
         with self._lock:
@@ -197,12 +197,15 @@ class SnapshotFetch:
         self.fetched_at: str = index.get("fetched_at") or ""
         self._documents = {d["url"]: d for d in index["documents"]}
 
-    def __call__(self, url: str) -> Saved:
+    def __call__(self, url: str, max_bytes: int | None = None) -> Saved:
         doc = self._documents.get(url)
         if doc is None:
             raise FetchError(
                 url, f"not in the snapshot {self.directory}; run docwheel fetch again"
             )
+        if max_bytes is not None and int(doc.get("bytes") or 0) > max_bytes:
+            # The same cap as a build from the network, so both builds accept the same sources.
+            raise FetchError(url, f"response larger than {max_bytes} bytes (max_size)")
         file = self.directory / FILES_DIR / doc["sha256"]
         try:
             data = file.read_bytes()

@@ -8,6 +8,7 @@ the source and the file or page it concerns.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterator
@@ -392,3 +393,12 @@ LOADERS: dict[str, Callable[[SourceConfig, Callable[[str], object]], Loaded]] = 
     "llms-txt": load_llms_txt,
     "markdown": load_markdown,
 }
+
+
+def capped(fetch: Callable[..., object], source: SourceConfig) -> Callable[[str], object]:
+    """``fetch`` with the source's ``max_size`` as its size cap, when the source sets one.
+
+    Every fetcher docwheel passes (the network's, a saved snapshot's) takes ``max_bytes``."""
+    if source.max_bytes is None:
+        return fetch
+    return functools.partial(fetch, max_bytes=source.max_bytes)
