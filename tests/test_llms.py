@@ -470,6 +470,14 @@ def test_vitepress_layout_splits_at_frontmatter_blocks_with_url():
     assert "---" not in pages[0].sections[-1].text  # the joining rule belongs to no page
 
 
+def test_vitepress_pages_get_vitepress_anchors_unless_the_source_says():
+    pages, _ = split(VITEPRESS)
+    assert pages[0].sections[1].anchor == "creating-a-spy"
+    text = VITEPRESS.replace("## Creating a spy", "## Calling spy.calledWith()")
+    assert split(text)[0][0].sections[1].anchor == "calling-spy-calledwith"
+    assert split(text, anchors="github")[0][0].sections[1].anchor == "calling-spycalledwith"
+
+
 def test_vitepress_urls_resolve_against_base_url():
     pages, _ = split(VITEPRESS, base_url="https://sinonjs.org/")
     assert pages[1].url == "https://sinonjs.org/guide/stubs.md"

@@ -14,6 +14,7 @@ from docwheel.markdown import (
     parse_markdown,
     site_url,
     slugify,
+    slugify_vitepress,
     split_code,
     split_frontmatter,
     strip_inline,
@@ -634,3 +635,30 @@ def test_html_to_text_keeps_image_alt_and_drops_svg():
 )
 def test_site_url_drops_markdown_and_html_extensions(url, served):
     assert site_url(url) == served
+
+
+@pytest.mark.parametrize(
+    ("heading", "github", "vitepress"),
+    [
+        ("sinon.stub().resolves(value)", "sinonstubresolvesvalue", "sinon-stub-resolves-value"),
+        ("`stub.callsFake(fn)`", "stubcallsfakefn", "stub-callsfake-fn"),
+        ("Héllo Wörld!", "héllo-wörld", "hello-world"),
+        ("1. Install", "1-install", "_1-install"),
+        ("What's new?", "whats-new", "what-s-new"),
+        ("A -- B", "a----b", "a-b"),
+        ("foo_bar baz", "foo_bar-baz", "foo-bar-baz"),
+    ],
+)
+def test_anchors_follow_the_slug_rules_of_the_site(heading, github, vitepress):
+    assert slugify(heading) == github
+    assert slugify_vitepress(heading) == vitepress
+
+
+def test_a_custom_heading_id_is_the_anchor_and_leaves_the_heading_text():
+    page = parse_markdown(
+        "# T\n\n## Install it {#setup}\n\nx\n\n## Install it\n\ny\n",
+        url="u", path="p", fallback_title="T", anchors="vitepress",
+    )
+    assert [(s.anchor, s.heading) for s in page.sections[1:]] == [
+        ("setup", "Install it"), ("install-it", "Install it"),
+    ]

@@ -23,6 +23,7 @@ import yaml
 
 from .errors import ConfigError
 from .llms import LAYOUT_NAMES
+from .markdown import ANCHOR_STYLES
 
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
@@ -30,7 +31,7 @@ CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 _TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets")
 _SOURCE_KEYS = (
     "name", "kind", "url", "urls", "path", "base_url", "max_level", "format", "version",
-    "max_size",
+    "max_size", "anchors",
 )
 _ALLOW_KEYS = ("source", "page", "match", "reason")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -63,6 +64,8 @@ class SourceConfig:
     version: str | None = None
     # The largest response a fetch of this source accepts (None: fetch's own default).
     max_bytes: int | None = None
+    # Whose slug rules section anchors follow (markdown.ANCHOR_STYLES); None: by layout.
+    anchors: str | None = None
 
     @property
     def key(self) -> str:
@@ -315,6 +318,12 @@ def _parse_source(
 
     max_bytes = _check_size(raw.get("max_size"), f"{place}.max_size", problems)
 
+    anchors = raw.get("anchors")
+    if anchors is not None and anchors not in ANCHOR_STYLES:
+        problems.append(
+            f"{place}.anchors: {anchors!r} is not one of {', '.join(ANCHOR_STYLES)}"
+        )
+
     if len(problems) > before:
         return None
     return SourceConfig(
@@ -329,6 +338,7 @@ def _parse_source(
         format=layout,
         version=version,
         max_bytes=max_bytes,
+        anchors=anchors,
     )
 
 

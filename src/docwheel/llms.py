@@ -351,8 +351,12 @@ def parse_llms_full(
     warn: Warn | None = None,
     layout: str | None = None,
     clean_urls: bool = False,
+    anchors: str | None = None,
 ) -> LlmsFull:
     """Split an llms-full.txt into pages with the layout detected per file, or ``layout``.
+
+    Section anchors follow the slug rules of ``anchors`` (``markdown.ANCHOR_STYLES``);
+    by default VitePress's for the vitepress layout, GitHub's (as Mintlify) otherwise.
 
     Page URLs are resolved against ``base_url``; with ``clean_urls`` they are also turned
     into the addresses the site serves (``markdown.site_url``: no ``.md``/``.html``). Pages
@@ -379,11 +383,12 @@ def parse_llms_full(
         if not text.strip():
             return LlmsFull((), layout)
         say("no page markers or top-level '# ' headings found; the whole file is one page")
-        return LlmsFull((_whole_file(text, base_url, max_level, warn),), layout)
+        return LlmsFull((_whole_file(text, base_url, max_level, warn, anchors or "github"),), layout)
 
     _check_preamble(lines[: starts[0].line], LAYOUTS[layout].preamble, say)
     pages = []
     slugger = Slugger()
+    style = anchors or ("vitepress" if layout == "vitepress" else "github")
     for k, start in enumerate(starts):
         following = starts[k + 1].line if k + 1 < len(starts) else len(lines)
         if start.end is not None:  # a closing tag: what lies between pages belongs to none
@@ -392,7 +397,7 @@ def parse_llms_full(
         if LAYOUTS[layout].joined_by_rule:
             while body and body[-1].strip() in ("", "---"):
                 body.pop()
-        pages.append(_page(body, start, slugger, base_url, clean_urls, max_level, say))
+        pages.append(_page(body, start, slugger, base_url, clean_urls, max_level, say, style))
     return LlmsFull(tuple(pages), layout)
 
 
@@ -404,6 +409,7 @@ def split_llms_full(
     warn: Warn | None = None,
     layout: str | None = None,
     clean_urls: bool = False,
+    anchors: str | None = None,
 ) -> list[Page]:
     """The pages of ``parse_llms_full`` as a list (for callers that need no layout name)."""
     result = parse_llms_full(
@@ -413,11 +419,14 @@ def split_llms_full(
         warn=warn,
         layout=layout,
         clean_urls=clean_urls,
+        anchors=anchors,
     )
     return list(result.pages)
 
 
-def _whole_file(text: str, base_url: str | None, max_level: int, warn: Warn | None) -> Page:
+def _whole_file(
+    text: str, base_url: str | None, max_level: int, warn: Warn | None, anchors: str
+) -> Page:
     url = base_url or ""
     path = page_path_from_url(url)
     return parse_markdown(
@@ -427,6 +436,7 @@ def _whole_file(text: str, base_url: str | None, max_level: int, warn: Warn | No
         fallback_title=title_from_path(path),
         max_level=max_level,
         warn=warn,
+        anchors=anchors,
     )
 
 
@@ -438,6 +448,7 @@ def _page(
     clean_urls: bool,
     max_level: int,
     say: Warn,
+    anchors: str,
 ) -> Page:
     title = strip_inline(decode_entities(start.title))
     if start.url:
@@ -455,6 +466,7 @@ def _page(
         max_level=max_level,
         warn=lambda message: say(f"{path}: {message}"),
         title=title if start.forced and title else None,
+        anchors=anchors,
     )
     if start.group:
         page = replace(page, group=start.group)

@@ -168,14 +168,42 @@ def slugify(heading: str) -> str:
     return kept.strip().replace(" ", "-")
 
 
+# VitePress (markdown-it-anchor with VitePress's slugify): accents dropped, every run of
+# whitespace or ASCII punctuation (and curly quotes) becomes one '-', a leading digit gets
+# '_' so the id is a valid selector.
+_VP_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
+_VP_CONTROL = re.compile(r"[\x00-\x1f]")
+_VP_COMBINING = re.compile(r"[\u0300-\u036f]")
+
+
+def slugify_vitepress(heading: str) -> str:
+    """The anchor a VitePress site gives a heading (its default slugify)."""
+    text = unicodedata.normalize("NFKD", strip_inline(heading))
+    text = _VP_CONTROL.sub("", _VP_COMBINING.sub("", text))
+    text = _VP_SPECIAL.sub("-", text).strip("-")
+    return re.sub(r"^(\d)", r"_\1", text).lower()
+
+
+ANCHOR_STYLES = {"github": slugify, "vitepress": slugify_vitepress}
+# `## Heading {#custom-id}`: an explicit anchor (VitePress, markdown-it-attrs, Pandoc).
+_CUSTOM_ID = re.compile(r"\s*\{#([A-Za-z0-9_][\w.:-]*)\}\s*$")
+
+
 class Slugger:
-    """Unique anchors within one page, numbered the GitHub way: foo, foo-1, foo-2."""
+    """Unique anchors within one page, numbered the GitHub way: foo, foo-1, foo-2.
 
-    def __init__(self) -> None:
+    ``style`` names the site generator whose slug rules the anchors follow (``ANCHOR_STYLES``).
+    """
+
+    def __init__(self, style: str = "github") -> None:
         self._seen: dict[str, int] = {}
+        self._slugify = ANCHOR_STYLES[style]
 
-    def slug(self, heading: str) -> str:
-        base = slugify(heading) or "section"
+    def slug(self, heading: str, custom: str | None = None) -> str:
+        if custom:
+            self._seen.setdefault(custom, 0)
+            return custom
+        base = self._slugify(heading) or "section"
         candidate = base
         while candidate in self._seen:
             self._seen[base] += 1
@@ -188,6 +216,7 @@ class _Heading(NamedTuple):
     line: int
     level: int
     text: str
+    anchor: str | None = None  # from a `{#custom-id}` suffix
 
 
 def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]:
@@ -197,8 +226,12 @@ def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]
         if not m or not m.group(2):
             continue
         raw = _ATX_CLOSING.sub("", m.group(2)).strip()
+        custom = _CUSTOM_ID.search(raw)
+        if custom and custom.start() > 0:
+            raw = raw[: custom.start()]
         if raw:
-            headings.append(_Heading(i, len(m.group(1)), strip_inline(raw) or raw))
+            anchor = custom.group(1) if custom and custom.start() > 0 else None
+            headings.append(_Heading(i, len(m.group(1)), strip_inline(raw) or raw, anchor))
     return headings
 
 
@@ -644,12 +677,13 @@ def parse_markdown(
     max_level: int = 3,
     warn: Callable[[str], None] | None = None,
     title: str | None = None,
+    anchors: str = "github",
 ) -> Page:
     """Parse one Markdown/MDX page into an intro section plus one section per heading.
 
     ``title`` forces the page title (llms-full pages carry it outside the body); otherwise
     frontmatter ``title`` wins, then a leading H1, then frontmatter ``sidebarTitle``, then
-    ``fallback_title``.
+    ``fallback_title``. ``anchors`` is the slug style of the site (``ANCHOR_STYLES``).
     """
     meta, body, problem = split_frontmatter(drop_doc_index(normalize_text(text)))
     if problem and warn is not None:
@@ -662,8 +696,8 @@ def parse_markdown(
         _meta_str(meta, "sidebarTitle") or fallback_title,
     )
 
-    slugger = Slugger()  # every heading takes a number, as on the rendered page
-    anchors = {h.line: slugger.slug(h.text) for h in headings}
+    slugger = Slugger(anchors)  # every heading takes a number, as on the rendered page
+    ids = {h.line: slugger.slug(h.text, h.anchor) for h in headings}
     heads = [h for h in headings if h.line != title_line and h.level <= max_level]
 
     intro_end = heads[0].line if heads else len(lines)
@@ -677,7 +711,7 @@ def parse_markdown(
         end = heads[k + 1].line if k + 1 < len(heads) else len(lines)
         sections.append(
             Section(
-                anchor=anchors[head.line],
+                anchor=ids[head.line],
                 heading=head.text,
                 level=head.level,
                 path=(page_title, *(h.text for h in stack)),

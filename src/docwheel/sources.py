@@ -150,6 +150,7 @@ def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Load
         warn=warn,
         layout=source.format,
         clean_urls=source.base_url is not None,
+        anchors=source.anchors,
     )
     if not result.pages and source.format and raw.text.strip():
         raise SourceError(
@@ -255,6 +256,7 @@ def _parse_markdown_raws(
             fallback_title=nav_title or title_from_path(path),
             max_level=source.max_level,
             warn=warn,
+            anchors=source.anchors or "github",
         )
         pages.append(dataclasses.replace(page, group=group) if group else page)
     if skipped:
