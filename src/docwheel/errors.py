@@ -7,6 +7,7 @@
     ├── FetchError         an HTTP fetch failed (status, timeout, not text, empty)
     ├── BuildError         the build cannot write its output where it was asked to
     ├── IndexLoadError     no index where one was expected, or it is unreadable
+    │   └── SemanticFilesError  a file of the semantic layer is missing or corrupt
     ├── QueryError         a query that cannot be searched
     └── UnknownRefError    read() was given a ref that is not in the index
 
@@ -76,6 +77,15 @@ class FetchError(DocwheelError):
 
 class IndexLoadError(DocwheelError):
     """No usable index at the given place."""
+
+
+class SemanticFilesError(IndexLoadError):
+    """A file of the semantic layer (query encoder or section vectors) is missing or corrupt."""
+
+    def __init__(self, path: object, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{self.path}: {reason}")
 
 
 class QueryError(DocwheelError):
