@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 from .errors import IndexLoadError, QueryError, UnknownRefError
-from .index import Scope, WhooshIndex
+from .index import Outcome, Scope, WhooshIndex
 from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
 from .snippets import make_snippet
 from .versions import newest_first, version_key
@@ -24,6 +24,7 @@ MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
 INDEX_FORMAT = 9
 MAX_LIMIT = 50
+SEARCH_MODES = ("hybrid", "lexical")
 
 
 def bundled_index_dir() -> Path:
@@ -210,16 +211,19 @@ class DocIndex:
         full_text: bool = False,
         sections: bool = False,
         explain: bool = False,
+        mode: str | None = None,
     ) -> SearchResult:
         """Best pages for ``query``, one result per page (its best-matching section).
 
         ``sections=True`` returns the best sections instead, several per page if they
         rank so; ``explain=True`` adds to each hit why it ranked (``Hit.explain``).
         A versioned source is searched at its newest version unless ``version`` pins one.
+        ``mode`` is "hybrid" (words and meaning; the default when the index has semantic
+        vectors) or "lexical" (words only; the default otherwise).
         """
         found = self.ranked(
             query, source=source, version=version, limit=limit, full_text=full_text,
-            sections=sections, explain=explain,
+            sections=sections, explain=explain, mode=mode,
         )
         if found.results:
             return found
@@ -235,12 +239,16 @@ class DocIndex:
         full_text: bool = False,
         sections: bool = False,
         explain: bool = False,
+        mode: str | None = None,
     ) -> SearchResult:
         """``search`` without the hint added when nothing matched (a ``Library`` merges
         several of these and gives the hint once)."""
         check_search(query, limit)
+        semantic, notes = self._semantic_mode(mode)
         scope = self.scope(source, version)
-        outcome = self._wix.search(query, scope=scope, limit=limit, per_page=not sections)
+        outcome = self._wix.search(
+            query, scope=scope, limit=limit, per_page=not sections, semantic=semantic
+        )
         total = outcome.total
         terms = set(outcome.terms)
         hits = tuple(
@@ -249,11 +257,34 @@ class DocIndex:
                 r.score,
                 terms,
                 full_text,
-                self._wix.explain(r.doc, outcome.terms, outcome.pairs) if explain else None,
+                self._explain(r.doc, outcome) if explain else None,
             )
             for r in outcome.hits
         )
-        return SearchResult(query=query, total=total, results=hits, warnings=tuple(outcome.warnings))
+        warnings = (*notes, *outcome.warnings)
+        return SearchResult(query=query, total=total, results=hits, warnings=warnings)
+
+    def _explain(self, doc: int, outcome: Outcome) -> dict:
+        lexical = self._wix.explain(doc, outcome.terms, outcome.pairs)
+        if outcome.fused is None:
+            return lexical
+        return self._wix.explain_fused(doc, outcome.fused, lexical)
+
+    @property
+    def semantic(self) -> dict | None:
+        """The semantic layer the build wrote (model, licence, dimensions), or None."""
+        found = self.manifest.get("semantic")
+        return dict(found) if isinstance(found, dict) and self._wix.has_semantic else None
+
+    def _semantic_mode(self, mode: str | None) -> tuple[bool, list[str]]:
+        """Whether to mix meaning in, and a note when asked for it on an index without it."""
+        if mode in (None, ""):
+            return self._wix.has_semantic, []
+        if mode not in SEARCH_MODES:
+            raise QueryError(f"mode must be one of {', '.join(SEARCH_MODES)}, got {mode!r}")
+        if mode == "hybrid" and not self._wix.has_semantic:
+            return False, ["these docs have no semantic vectors; searched by words only"]
+        return mode == "hybrid", []
 
     def _check_source(self, source: str | None) -> str | None:
         if source in (None, "", "all"):

@@ -18,7 +18,7 @@ from . import __version__
 from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
 from .config import Config, SourceConfig, load_config
 from .errors import DocwheelError, SourceError
-from .index import IndexDoc, write_index
+from .index import IndexDoc, section_texts, write_index
 from .markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
@@ -97,6 +97,8 @@ def build_index(
     with replacing(out) as scratch:
         count = write_index(_index_docs(loaded), scratch)
         manifest = _manifest(config, loaded, count, version)
+        if config.semantic_model:
+            manifest["semantic"] = add_semantic_layer(config.semantic_model, scratch, progress)
         manifest["files"] = index_file_hashes(scratch)
         (scratch / MANIFEST_NAME).write_text(
             json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
@@ -106,6 +108,23 @@ def build_index(
         f"from {len(loaded)} sources in {time.monotonic() - started:.1f}s -> {out}"
     )
     return manifest
+
+
+def add_semantic_layer(model: str, directory: Path, progress: Progress) -> dict:
+    """Distil a query encoder from ``model`` into the index and embed every section with it,
+    so the docs wheel carries its own encoder (``semantic``; build-time needs in ``distill``)."""
+    from .distill import distill_encoder, embed_sections
+    from .semantic import StaticEncoder, save_section_vectors
+
+    started = time.monotonic()
+    progress(f"semantic: distilling a query encoder from {model}")
+    info = distill_encoder(model, directory, progress=progress)
+    encoder = StaticEncoder.load(directory)
+    texts = section_texts(directory)
+    vectors, scales = embed_sections(encoder, texts, progress=progress)
+    save_section_vectors(directory, vectors, scales)
+    progress(f"semantic: {len(texts)} sections embedded in {time.monotonic() - started:.1f}s")
+    return info
 
 
 def check_out_dir(out: Path) -> None:

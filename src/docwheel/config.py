@@ -28,7 +28,9 @@ from .markdown import ANCHOR_STYLES
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
-_TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets")
+_TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets", "semantic")
+_SEMANTIC_KEYS = ("model",)
+DEFAULT_SEMANTIC_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _SOURCE_KEYS = (
     "name", "kind", "url", "urls", "path", "base_url", "max_level", "format", "version",
     "max_size", "anchors",
@@ -107,6 +109,9 @@ class Config:
     # instead of the network. DOCWHEEL_OFFLINE wins over it (see snapshot.offline_dir).
     offline: Path | None = None
     allow_secrets: tuple[AllowSecret, ...] = ()
+    # The sentence-transformer (hub name or local folder) to distil a query encoder from,
+    # when the snapshot gets a semantic layer (``semantic:`` in the sources file).
+    semantic_model: str | None = None
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -166,6 +171,8 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
     elif not isinstance(description, str):
         problems.append(f"description: expected a string, got {_a(description)}")
 
+    semantic_model = _parse_semantic(data, base_dir, problems)
+
     offline = data.get("offline")
     if "offline" in data and offline is None:
         problems.append("offline: empty")
@@ -216,6 +223,7 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
         origin=Path(origin),
         offline=(base_dir / offline).resolve() if offline else None,
         allow_secrets=allow,
+        semantic_model=semantic_model,
     )
 
 
@@ -358,6 +366,28 @@ def _check_size(value: object, place: str, problems: list[str]) -> int | None:
         problems.append(f"{place}: must be more than 0 bytes")
         return None
     return size
+
+
+def _parse_semantic(data: Mapping, base_dir: Path, problems: list[str]) -> str | None:
+    """``semantic: {model: NAME_OR_PATH}`` (or ``semantic: true`` for the default model).
+
+    A model that names an existing folder (relative to the sources file) is that folder;
+    anything else is a model hub name, fetched at build time."""
+    raw = data.get("semantic")
+    if raw is None or raw is False:
+        return None
+    if raw is True:
+        return DEFAULT_SEMANTIC_MODEL
+    if not isinstance(raw, Mapping):
+        problems.append(f"semantic: expected a mapping such as {{model: NAME}}, got {_a(raw)}")
+        return None
+    _check_keys(raw, _SEMANTIC_KEYS, "semantic", problems)
+    model = raw.get("model", DEFAULT_SEMANTIC_MODEL)
+    if not isinstance(model, str) or not model.strip():
+        problems.append(f"semantic.model: expected a model name or folder, got {_a(model)}")
+        return None
+    local = (base_dir / model).expanduser()
+    return str(local.resolve()) if local.is_dir() else model
 
 
 def _parse_allow_secrets(

@@ -29,7 +29,8 @@ from whoosh.analysis import (
 )
 from whoosh.filedb.filestore import FileStorage
 
-from .errors import IndexLoadError, QueryError
+from .errors import IndexLoadError, QueryError, SemanticFilesError
+from .fusion import SEMANTIC_CANDIDATES, SEMANTIC_WEIGHT, Fused, fuse
 from .ranking import (
     CHANGE_WORDS,
     CHANGELOG_FACTOR,
@@ -39,6 +40,7 @@ from .ranking import (
     is_changelog,
     pseudo_frequency,
 )
+from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
 from .spelling import Speller
 from .words import TOKEN_PATTERN, split_identifier
 
@@ -317,6 +319,7 @@ class Outcome:
     terms: list[str]  # index terms searched for (to rank, explain and mark in snippets)
     warnings: list[str]
     pairs: list[str] = field(default_factory=list)  # neighbouring query terms (adjacent_pairs)
+    fused: Fused | None = None  # both signals, when meaning was mixed in
 
 
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
@@ -386,6 +389,11 @@ class WhooshIndex:
         self.pair_weight = PAIR_WEIGHT
         self.page_coverage = PAGE_COVERAGE
         self._speller: Speller | None = None
+        # The semantic layer, when the build wrote one: loaded on the first hybrid search.
+        self.has_semantic = (directory / SECTION_VECTORS_FILE).is_file()
+        self._semantic: tuple[StaticEncoder, SectionVectors] | None = None
+        self.semantic_weight = SEMANTIC_WEIGHT
+        self.semantic_candidates = SEMANTIC_CANDIDATES
         self._local = threading.local()
         self._searchers: list = []
         self._lock = threading.Lock()
@@ -410,6 +418,28 @@ class WhooshIndex:
             with self._lock:
                 self._searchers.append(searcher)
         return searcher
+
+    def _semantic_layer(self) -> tuple[StaticEncoder, SectionVectors]:
+        with self._lock:
+            if self._semantic is None:
+                try:
+                    encoder = StaticEncoder.load(self.directory)
+                    vectors = SectionVectors.load(self.directory, encoder.dim)
+                except SemanticFilesError as exc:
+                    raise IndexLoadError(
+                        f"{exc}; reinstall the docs package or rebuild the index"
+                    ) from None
+                if len(vectors) != self._impacts.n_docs:
+                    raise IndexLoadError(
+                        f"{self.directory / SECTION_VECTORS_FILE}: {len(vectors)} vectors for "
+                        f"{self._impacts.n_docs} sections; rebuild the index"
+                    )
+                self._semantic = (encoder, vectors)
+            return self._semantic
+
+    def semantic_model(self) -> dict:
+        """What the build recorded about its encoder (name, licence, dimensions)."""
+        return dict(self._semantic_layer()[0].metadata) if self.has_semantic else {}
 
     def close(self) -> None:
         with self._lock:
@@ -455,6 +485,7 @@ class WhooshIndex:
         scope: Scope | None = None,
         limit: int,
         per_page: bool = True,
+        semantic: bool = False,
     ) -> Outcome:
         """Top ``limit`` sections for the query (at most one per page), and how it was read.
 
@@ -481,7 +512,19 @@ class WhooshIndex:
             terms = self._query_terms(q)
             matching = self._matches(q)
         terms = list(dict.fromkeys(terms))
-        scores = self._score(terms, pairs)
+        fused = None
+        if semantic and matching is None and self.has_semantic:
+            # Plain words only: operator queries say exactly what must match.
+            encoder, vectors = self._semantic_layer()
+            fused = fuse(
+                self._score(terms, pairs, demote=False),
+                vectors.cosine(encoder.encode(text)[0]),
+                weight=self.semantic_weight,
+                candidates=self.semantic_candidates,
+            )
+            scores = self._demote_changelogs(fused.scores, terms)
+        else:
+            scores = self._score(terms, pairs)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
@@ -491,7 +534,7 @@ class WhooshIndex:
         chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
         searcher = self._searcher()
         hits = [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
-        return Outcome(hits, total, terms, warnings, pairs)
+        return Outcome(hits, total, terms, warnings, pairs, fused)
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The index terms of a plain query, unknown words replaced by their nearest known term."""
@@ -513,7 +556,7 @@ class WhooshIndex:
             self._speller = Speller(self._impacts.words(), self._impacts.document_frequency)
         return self._speller
 
-    def _score(self, terms: list[str], pairs: Sequence[str] = ()) -> np.ndarray:
+    def _score(self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True) -> np.ndarray:
         scores, matched = self._impacts.scores(terms)
         page_scores, page_matched = self._page_impacts.scores(terms)
         if self.coord_power and len(terms) > 1:
@@ -529,9 +572,28 @@ class WhooshIndex:
             # of the page (its title, other sections) are evidence the page answers it.
             scores = scores + self.page_weight * page_scores[self._impacts.pages]
         scores[matched == 0] = 0.0
-        if not CHANGE_TERMS.intersection(terms):
-            scores = np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
-        return scores
+        return self._demote_changelogs(scores, terms) if demote else scores
+
+    def _demote_changelogs(self, scores: np.ndarray, terms: Sequence[str]) -> np.ndarray:
+        """Changelog sections count less unless the query asks for changes."""
+        if CHANGE_TERMS.intersection(terms):
+            return scores
+        return np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
+
+    def explain_fused(self, doc: int, fused: Fused, lexical: dict) -> dict:
+        """``explain`` for a hybrid score: the word part (``lexical``, explained as usual)
+        and the meaning part, each on the 0..1 scale they are mixed on."""
+        changelog = lexical["changelog_factor"]
+        return {
+            **lexical,
+            "hybrid": {
+                "semantic_weight": self.semantic_weight,
+                "lexical": round(float(fused.lexical[doc]), 4),
+                "semantic": round(float(fused.semantic[doc]), 4),
+                "cosine": round(float(fused.cosine[doc]), 4),
+                "score": round(float(fused.scores[doc]) * changelog, 4),
+            },
+        }
 
     def explain(self, doc: int, terms: list[str], pairs: Sequence[str] = ()) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
@@ -642,6 +704,20 @@ class WhooshIndex:
     def all_stored(self) -> Iterator[dict]:
         docs = list(self._searcher().reader().all_stored_fields())
         return iter(sorted(docs, key=lambda d: tuple(d["order"])))
+
+def section_texts(directory: Path) -> list[str]:
+    """What the semantic layer embeds for each section, in document-number order (the
+    order of the ranking arrays): its heading path, then its Markdown."""
+    ix = _open_whoosh(directory)
+    try:
+        with ix.reader() as reader:
+            return [
+                f"{fields['section']}\n\n{fields['content']}"
+                for _doc, fields in sorted(reader.iter_docs(), key=lambda item: item[0])
+            ]
+    finally:
+        ix.close()
+
 
 def _open_whoosh(directory: Path):
     # Whoosh leaves a file open when it fails on a damaged index; the warning its clean-up

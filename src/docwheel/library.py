@@ -174,14 +174,21 @@ class Library:
         full_text: bool = False,
         sections: bool = False,
         explain: bool = False,
+        mode: str | None = None,
     ) -> SearchResult:
-        """Each covered snapshot's best results, merged by score (ties keep snapshot order)."""
+        """Each covered snapshot's best results, merged by score (ties keep snapshot order).
+
+        Hybrid scores are on a 0..1 scale and word scores are not, so when some snapshots
+        have semantic vectors and others do not, all are searched by words (mode "lexical")
+        unless ``mode`` says otherwise."""
         check_search(query, limit)
+        if mode in (None, "") and len({part.semantic is not None for part in self.parts}) > 1:
+            mode = "lexical"
         found = []
         for part, own, shown in self._covering(source, version):
             result = part.ranked(
                 query, source=own, version=version, limit=limit, full_text=full_text,
-                sections=sections, explain=explain,
+                sections=sections, explain=explain, mode=mode,
             )
             found.append((result, [_renamed(hit, shown) for hit in result.results]))
         hits = sorted((hit for _, hits in found for hit in hits), key=lambda h: -h.score)

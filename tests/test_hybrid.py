@@ -1,0 +1,111 @@
+"""Hybrid search: word scores and meaning mixed, on an index given a hand-made encoder.
+
+The encoder's vocabulary maps words to three topics (retries, installing, webhooks), so
+"meaning" is known exactly: a query in words the docs never use still lands on its topic.
+Distilling a real model is tested in test_distill.py (slow).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import FIXTURES, write_config
+
+import docwheel
+from docwheel.build import build_from_file
+from docwheel.fusion import fuse
+from docwheel.semantic import StaticEncoder, quantize_rows, quantize_sections, save_encoder, save_section_vectors
+from docwheel.index import section_texts
+from docwheel.wordpiece import WordPiece
+
+TOPICS = {
+    0: "retries retry retried again backoff back off attempts jitter budget resend",
+    1: "install installing pip python package setup",
+    2: "webhook webhooks signature signatures hmac verify deliveries tamper forged",
+}
+
+
+def topic_encoder() -> StaticEncoder:
+    words = [w for text in TOPICS.values() for w in text.split()]
+    vocab = ["[PAD]", "[UNK]", *words]
+    rows = np.zeros((len(vocab), 4), dtype=np.float32)
+    for topic, text in TOPICS.items():
+        for word in text.split():
+            rows[vocab.index(word), topic] = 1.0
+            rows[vocab.index(word), 3] = 0.1  # a little shared meaning, as real models have
+    vectors, scales = quantize_rows(rows)
+    tokenizer = WordPiece(vocab, special_tokens=["[PAD]", "[UNK]"])
+    return StaticEncoder(tokenizer, vectors, scales, metadata={"name": "topics", "licence": "CC0-1.0"})
+
+
+@pytest.fixture(scope="module")
+def hybrid_dir(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hybrid")
+    config = write_config(
+        root,
+        f"name: topics\nsources:\n  - name: client\n    kind: markdown\n"
+        f"    path: {FIXTURES / 'versions' / '2.0'}\n  - name: hooks\n    kind: markdown\n"
+        f"    path: {FIXTURES / 'other'}\n",
+    )
+    out = root / "index"
+    build_from_file(config, out)
+    lexical = root / "lexical"
+    build_from_file(config, lexical)
+    encoder = topic_encoder()
+    save_encoder(encoder, out)
+    vectors, scales = quantize_sections(encoder.encode(section_texts(out)))
+    save_section_vectors(out, vectors, scales)
+    return out, lexical
+
+
+def test_meaning_finds_a_page_whose_words_the_query_does_not_use(hybrid_dir):
+    hybrid, _ = hybrid_dir
+    with docwheel.open_index(hybrid) as index:
+        meaning = index.search("spot tamper forged", limit=3)
+        words = index.search("spot tamper forged", limit=3, mode="lexical")
+    assert meaning.results[0].ref.partition("#")[0] == "hooks:webhooks"
+    assert words.results == ()
+
+
+def test_hybrid_is_the_default_only_where_the_index_has_vectors(hybrid_dir):
+    hybrid, lexical = hybrid_dir
+    with docwheel.open_index(hybrid) as index:
+        explained = index.search("configure retries", explain=True).results[0].explain
+    assert set(explained["hybrid"]) == {"semantic_weight", "lexical", "semantic", "cosine", "score"}
+    with docwheel.open_index(lexical) as index:
+        plain = index.search("configure retries", explain=True)
+        asked = index.search("configure retries", mode="hybrid")
+    assert "hybrid" not in plain.results[0].explain
+    assert asked.warnings == ("these docs have no semantic vectors; searched by words only",)
+
+
+def test_operator_queries_stay_lexical(hybrid_dir):
+    hybrid, _ = hybrid_dir
+    with docwheel.open_index(hybrid) as index:
+        found = index.search('"retry budget" OR tamper', explain=True, limit=5)
+    assert found.results and all("hybrid" not in hit.explain for hit in found.results)
+    assert {hit.ref.partition("#")[0] for hit in found.results} == {"client:retries"}
+
+
+def test_an_unknown_mode_is_a_clear_error(hybrid_dir):
+    with docwheel.open_index(hybrid_dir[0]) as index, pytest.raises(
+        docwheel.errors.QueryError, match="mode must be one of hybrid, lexical, got 'fuzzy'"
+    ):
+        index.search("retries", mode="fuzzy")
+
+
+def test_fuse_mixes_scaled_scores_over_the_candidates():
+    lexical = np.array([4.0, 2.0, 0.0, 0.0, 0.0])
+    cosine = np.array([0.2, 0.6, 0.9, 0.1, -0.3])
+    fused = fuse(lexical, cosine, weight=0.5, candidates=2)
+    # Candidates: the two word matches and the two nearest in meaning (sections 2 and 1).
+    assert fused.scores[3] == 0 and fused.scores[4] == 0
+    assert fused.lexical.tolist() == [1.0, 0.5, 0.0, 0.0, 0.0]
+    assert fused.semantic[2] == pytest.approx(1.0) and fused.semantic[0] == pytest.approx(0.0)
+    assert fused.scores[1] == pytest.approx(0.5 * 0.5 + 0.5 * (0.6 - 0.2) / 0.7)
+    assert np.argmax(fused.scores) == 1  # good at both beats best at one
+
+
+def test_fuse_with_nothing_matched_gives_no_candidates():
+    fused = fuse(np.zeros(3), np.array([-0.1, -0.2, 0.0]), candidates=2)
+    assert not fused.scores.any()
