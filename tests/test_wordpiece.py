@@ -129,6 +129,7 @@ def corpus_texts(limit: int, seed: int = 0) -> list[str]:
 
 
 def test_ids_match_tokenizers_on_real_documentation() -> None:
+    pytest.importorskip("tokenizers")
     from tokenizers import Tokenizer
 
     path = _model_tokenizer_json()

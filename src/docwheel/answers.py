@@ -164,6 +164,11 @@ class SnapshotPart(BaseModel):
     docwheel_version: str | None
     pages: int
     sections: int
+    semantic: dict[str, Any] | None = None
+
+    @model_serializer(mode="wrap")
+    def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
+        return _without_nulls(handler(self), "semantic")
 
 
 class Snapshot(BaseModel):
@@ -172,6 +177,10 @@ class Snapshot(BaseModel):
     version: str | None = Field(description="The docs snapshot version (the wheel's version).")
     snapshots: list[SnapshotPart] | None = Field(
         default=None, description="The snapshots served together, when there are several."
+    )
+    semantic: dict[str, Any] | None = Field(
+        default=None,
+        description="The semantic layer (model, licence, dims), when search also matches meaning.",
     )
     built_at: str | None = Field(description="When the index was built (UTC).")
     docwheel_version: str | None = Field(description="The docwheel that built the index.")
@@ -184,7 +193,7 @@ class Snapshot(BaseModel):
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
-        return _without_nulls(handler(self), "snapshots")
+        return _without_nulls(handler(self), "snapshots", "semantic")
 
 
 class FetchHit(BaseModel):
@@ -319,6 +328,11 @@ def render_snapshot(snap: Snapshot) -> str:
             + f": built {part.built_at} with docwheel {part.docwheel_version}, "
             f"{part.pages} pages, {part.sections} sections\n"
         )
+    if snap.semantic:
+        head += (
+            f"search matches meaning too: query encoder from {snap.semantic.get('model')} "
+            f"({snap.semantic.get('licence')})\n"
+        )
     built = (
         f"built {snap.built_at} with docwheel {snap.docwheel_version}; "
         f"served by docwheel {snap.server_version}\n{snap.pages} pages, {snap.sections} sections\n"
@@ -404,6 +418,7 @@ def _snapshot_part(entry: dict) -> SnapshotPart:
         docwheel_version=entry.get("docwheel_version"),
         pages=int(entry.get("pages") or 0),
         sections=int(entry.get("sections") or 0),
+        semantic=entry.get("semantic") or None,
     )
 
 
@@ -482,6 +497,7 @@ class Answers:
         version: str | None = None,
         limit: int = 5,
         full_text: bool = False,
+        mode: str | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         cursor: str | None = None,
     ) -> Answer:
@@ -490,6 +506,8 @@ class Answers:
         args = {"query": query, "source": source, "limit": limit, "full_text": full_text}
         if version:
             args["version"] = version
+        if mode:
+            args["mode"] = mode
         start = self._start("search_docs", args, cursor)
         found = self.index.search(
             query=query,
@@ -497,6 +515,7 @@ class Answers:
             version=version,
             limit=limit,
             full_text=full_text,
+            mode=mode,
         )
         hits = [_model(SearchHit, hit) for hit in found.results]
         if start and start >= len(hits):
@@ -650,6 +669,7 @@ class Answers:
                 snapshots=[_snapshot_part(p) for p in manifest["snapshots"]]
                 if manifest.get("snapshots")
                 else None,
+                semantic=manifest.get("semantic") or None,
                 built_at=manifest.get("built_at"),
                 docwheel_version=manifest.get("docwheel_version"),
                 server_version=__version__,

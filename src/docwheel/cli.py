@@ -112,6 +112,11 @@ def _parser() -> argparse.ArgumentParser:
         "--sections", action="store_true",
         help="return the best sections, several per page if they rank so (default: pages)",
     )
+    p.add_argument(
+        "--mode", choices=("hybrid", "lexical"), default=None,
+        help="hybrid: words and meaning (the default for docs built with semantic:); "
+        "lexical: words only",
+    )
     p.add_argument("--explain", action="store_true", help="show why each result ranked")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_search)
@@ -232,6 +237,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
             full_text=args.full_text,
             sections=args.sections,
             explain=args.explain,
+            mode=args.mode,
         )
     if args.json:
         data = asdict(result)
@@ -261,6 +267,14 @@ def _explanation(score: float, why: dict) -> list[str]:
         f" + {why['pair_weight']:g} x pairs {sum(why['pairs'].values()):g}"
         f" + {why['page_weight']:g} x page {why['page_score']:g}) x changelog {why['changelog_factor']:g}"
     ]
+    hybrid = why.get("hybrid")
+    if hybrid:
+        weight = hybrid["semantic_weight"]
+        lines.insert(0, (
+            f"hybrid {hybrid['score']:g} = {1 - weight:g} x words {hybrid['lexical']:g}"
+            f" + {weight:g} x meaning {hybrid['semantic']:g} (cosine {hybrid['cosine']:g})"
+        ))
+        lines[1] = "words: " + lines[1]
     for term, part in why["matched"].items():
         fields = ", ".join(f"{name} {value:g}" for name, value in part["fields"].items())
         lines.append(f"  {term}: {part['score']:g} ({fields})")
@@ -324,6 +338,12 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
         f"  {manifest.get('pages')} pages, {manifest.get('sections')} sections\n"
         f"  index: {directory}\n"
     )
+    semantic = manifest.get("semantic")
+    if semantic:
+        out.write(
+            f"  semantic: query encoder from {semantic.get('model')} ({semantic.get('licence')}), "
+            f"{semantic.get('dims')} dimensions; search mixes words and meaning\n"
+        )
     for s in manifest.get("sources", []):
         where = s.get("url") or s.get("path") or f"{len(s.get('urls', []))} URLs"
         version = f" version {s['version']}" if s.get("version") else ""

@@ -272,6 +272,7 @@ def _combined_manifest(parts: Sequence[DocIndex], shown: Sequence[dict[str, str]
             "docwheel_version": m.get("docwheel_version"),
             "pages": m.get("pages"),
             "sections": m.get("sections"),
+            "semantic": m.get("semantic"),
         }
         for m in manifests
     ]

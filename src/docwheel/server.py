@@ -154,6 +154,19 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         ),
     ]
 
+    semantic = any(part.semantic for part in answers.index.parts)
+    Mode = Annotated[
+        Literal["hybrid", "lexical"] | None,
+        Field(
+            description=(
+                "hybrid (default): match words and meaning; lexical: words only, for exact "
+                "names and error messages."
+                if semantic
+                else "These docs are searched by words; leave it out."
+            ),
+        ),
+    ]
+
     @server.tool(title="Search the docs", annotations=READ_ONLY)
     def search_docs(
         query: Annotated[
@@ -169,6 +182,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         full_text: Annotated[
             bool, Field(description="Return each section's full text instead of a snippet.")
         ] = False,
+        mode: Mode = None,
         max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
         cursor: Cursor = None,
     ) -> Annotated[CallToolResult, SearchDocsResult]:
@@ -187,6 +201,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
                 version=version,
                 limit=limit,
                 full_text=full_text,
+                mode=mode,
                 max_tokens=max_tokens,
                 cursor=cursor,
             )
