@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
@@ -117,14 +118,72 @@ def add_semantic_layer(model: str, directory: Path, progress: Progress) -> dict:
     from .semantic import StaticEncoder, save_section_vectors
 
     started = time.monotonic()
-    progress(f"semantic: distilling a query encoder from {model}")
-    info = distill_encoder(model, directory, progress=progress)
+    cached = _encoder_cache(model)
+    if cached is not None and (cached / "info.json").is_file():
+        progress(f"semantic: query encoder for {model} from the cache {cached}")
+        info = json.loads((cached / "info.json").read_text(encoding="utf-8"))
+        for file in sorted(cached.iterdir()):
+            if file.name != "info.json":
+                shutil.copyfile(file, directory / file.name)
+    else:
+        progress(f"semantic: distilling a query encoder from {model}")
+        before = set(os.listdir(directory))
+        info = distill_encoder(model, directory, progress=progress)
+        if cached is not None:
+            _fill_cache(cached, directory, sorted(set(os.listdir(directory)) - before), info)
     encoder = StaticEncoder.load(directory)
     texts = section_texts(directory)
     vectors, scales = embed_sections(encoder, texts, progress=progress)
     save_section_vectors(directory, vectors, scales)
     progress(f"semantic: {len(texts)} sections embedded in {time.monotonic() - started:.1f}s")
     return info
+
+
+def _encoder_cache(model: str) -> Path | None:
+    """Where the encoder distilled from a local model folder is kept between builds.
+
+    Distilling takes minutes and gives the same bytes for the same model files and
+    versions, so the folder is named by a hash of all of them. A hub name is not cached:
+    what it names can change. ``DOCWHEEL_CACHE`` moves the cache; empty turns it off."""
+    from .distill import resolve_model
+
+    base = os.environ.get("DOCWHEEL_CACHE")
+    if base == "":
+        return None
+    source = Path(resolve_model(model)[0])
+    if not source.is_dir():
+        return None
+    try:
+        import model2vec
+        import torch
+    except ImportError:
+        return None  # distilling says what to install
+    from .semantic import FORMAT_VERSION
+
+    digest = hashlib.sha256(
+        f"{FORMAT_VERSION} {model2vec.__version__} {torch.__version__} {model}".encode()
+    )
+    for file in sorted(p for p in source.rglob("*") if p.is_file()):
+        digest.update(file.relative_to(source).as_posix().encode())
+        with open(file, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    root = Path(base) if base else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "docwheel"
+    return root / "encoders" / digest.hexdigest()[:24]
+
+
+def _fill_cache(cached: Path, directory: Path, names: list[str], info: dict) -> None:
+    """Copy a fresh encoder into the cache, all or nothing; a cache that cannot be written
+    only costs the next build its time."""
+    scratch = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+    try:
+        scratch.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            shutil.copyfile(directory / name, scratch / name)
+        (scratch / "info.json").write_text(json.dumps(info, sort_keys=True), encoding="utf-8")
+        os.replace(scratch, cached)
+    except OSError:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def check_out_dir(out: Path) -> None:

@@ -705,18 +705,35 @@ class WhooshIndex:
         docs = list(self._searcher().reader().all_stored_fields())
         return iter(sorted(docs, key=lambda d: tuple(d["order"])))
 
+# How much of a section's text its meaning vector is made from (see section_texts).
+SEMANTIC_LEAD_CHARS = 300
+
+
 def section_texts(directory: Path) -> list[str]:
     """What the semantic layer embeds for each section, in document-number order (the
-    order of the ranking arrays): its heading path, then its Markdown."""
+    order of the ranking arrays): its heading path, its page's description and the first
+    few sentences of its text.
+
+    What a section is about is said in its headings and its opening; a static embedding
+    averages every token, so the rest of a long section (examples, code, asides) only
+    blurs it (on the dev queries, the lead beat the whole text by about 0.02 MRR@10)."""
     ix = _open_whoosh(directory)
     try:
         with ix.reader() as reader:
             return [
-                f"{fields['section']}\n\n{fields['content']}"
+                f"{fields['section']}\n{fields['page_description']}\n\n{_lead(fields['content'])}"
                 for _doc, fields in sorted(reader.iter_docs(), key=lambda item: item[0])
             ]
     finally:
         ix.close()
+
+
+def _lead(text: str, size: int = SEMANTIC_LEAD_CHARS) -> str:
+    """The first ``size`` characters of ``text``, cut at a word boundary."""
+    if len(text) <= size:
+        return text
+    cut = text.rfind(" ", 0, size + 1)
+    return text[: cut if cut > size // 2 else size]
 
 
 def _open_whoosh(directory: Path):
