@@ -14,6 +14,7 @@ from docwheel.markdown import (
     parse_markdown,
     site_url,
     slugify,
+    slugify_mintlify,
     slugify_vitepress,
     split_code,
     split_frontmatter,
@@ -662,3 +663,8 @@ def test_a_custom_heading_id_is_the_anchor_and_leaves_the_heading_text():
     assert [(s.anchor, s.heading) for s in page.sections[1:]] == [
         ("setup", "Install it"), ("install-it", "Install it"),
     ]
+
+
+def test_mintlify_anchors_are_githubs_with_slashes_kept():
+    assert slugify_mintlify("`notifications/tools/list_changed`") == "notifications/tools/list_changed"
+    assert slugify_mintlify("Rate limits (beta)") == slugify("Rate limits (beta)") == "rate-limits-beta"

@@ -286,3 +286,12 @@ def test_manifest_records_layout_navigation_and_warnings_per_source(tmp_path: Pa
     assert "navigation" not in crawl
     with docwheel.open_index(tmp_path / "index") as docs:
         assert docs.manifest["sources"][0]["layout"] == "markdown"
+
+
+def test_a_mintlify_folder_keeps_slashes_in_anchors_as_its_site_does(tmp_path: Path) -> None:
+    page = "# Methods\n\n## `tools/list`\n\nx\n"
+    (tmp_path / "methods.md").write_text(page, encoding="utf-8")
+    plain = load_source(folder(tmp_path), no_fetch).pages[0]
+    (tmp_path / "docs.json").write_text('{"navigation": []}', encoding="utf-8")
+    mintlify = load_source(folder(tmp_path), no_fetch).pages[0]
+    assert (plain.sections[1].anchor, mintlify.sections[1].anchor) == ("toolslist", "tools/list")

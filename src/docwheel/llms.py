@@ -356,7 +356,7 @@ def parse_llms_full(
     """Split an llms-full.txt into pages with the layout detected per file, or ``layout``.
 
     Section anchors follow the slug rules of ``anchors`` (``markdown.ANCHOR_STYLES``);
-    by default VitePress's for the vitepress layout, GitHub's (as Mintlify) otherwise.
+    by default the generator's own for the vitepress and mintlify layouts, else GitHub's.
 
     Page URLs are resolved against ``base_url``; with ``clean_urls`` they are also turned
     into the addresses the site serves (``markdown.site_url``: no ``.md``/``.html``). Pages
@@ -388,7 +388,7 @@ def parse_llms_full(
     _check_preamble(lines[: starts[0].line], LAYOUTS[layout].preamble, say)
     pages = []
     slugger = Slugger()
-    style = anchors or ("vitepress" if layout == "vitepress" else "github")
+    style = anchors or {"vitepress": "vitepress", "mintlify": "mintlify"}.get(layout, "github")
     for k, start in enumerate(starts):
         following = starts[k + 1].line if k + 1 < len(starts) else len(lines)
         if start.end is not None:  # a closing tag: what lies between pages belongs to none

@@ -155,17 +155,23 @@ def strip_inline(text: str) -> str:
     return " ".join("".join(parts).translate(_INVISIBLE).split())
 
 
-def slugify(heading: str) -> str:
-    """The anchor GitHub and Mintlify give a heading: lowercase words joined by '-'.
+def slugify(heading: str, keep: str = "-_ ") -> str:
+    """The anchor GitHub gives a heading: lowercase words joined by '-'.
 
     Letters (any script), digits, combining marks, '-' and '_' survive; other punctuation
     is dropped and each space becomes '-'. May return "" (see ``Slugger`` for a fallback).
     """
     text = strip_inline(heading).lower()
     kept = "".join(
-        ch for ch in text if ch.isalnum() or ch in "-_ " or unicodedata.category(ch).startswith("M")
+        ch for ch in text if ch.isalnum() or ch in keep or unicodedata.category(ch).startswith("M")
     )
     return kept.strip().replace(" ", "-")
+
+
+def slugify_mintlify(heading: str) -> str:
+    """The anchor a Mintlify site gives a heading: GitHub's, except that '/' is kept
+    (`tools/list` -> `tools/list`; the sites' own links read `#tools%2Flist`)."""
+    return slugify(heading, keep="-_ /")
 
 
 # VitePress (markdown-it-anchor with VitePress's slugify): accents dropped, every run of
@@ -184,7 +190,7 @@ def slugify_vitepress(heading: str) -> str:
     return re.sub(r"^(\d)", r"_\1", text).lower()
 
 
-ANCHOR_STYLES = {"github": slugify, "vitepress": slugify_vitepress}
+ANCHOR_STYLES = {"github": slugify, "mintlify": slugify_mintlify, "vitepress": slugify_vitepress}
 # `## Heading {#custom-id}`: an explicit anchor (VitePress, markdown-it-attrs, Pandoc).
 _CUSTOM_ID = re.compile(r"\s*\{#([A-Za-z0-9_][\w.:-]*)\}\s*$")
 

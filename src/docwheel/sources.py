@@ -208,7 +208,9 @@ def load_markdown(source: SourceConfig, fetch: Callable[[str], object]) -> Loade
     ]
     warnings: list[str] = []
     nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
-    loaded = _parse_markdown_raws(source, located, nav)
+    # A docs.json or mint.json (even one that cannot be read) says the folder is a Mintlify site.
+    mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
+    loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github")
     loaded.warnings[:0] = warnings
     return loaded
 
@@ -234,9 +236,13 @@ def _fetch_all(source: SourceConfig, fetch: Callable[[str], object], urls: list[
 
 
 def _parse_markdown_raws(
-    source: SourceConfig, located: list[tuple[Raw, str]], nav: Navigation | None = None
+    source: SourceConfig,
+    located: list[tuple[Raw, str]],
+    nav: Navigation | None = None,
+    anchors: str = "github",
 ) -> Loaded:
-    """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped."""
+    """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped.
+    Anchors follow ``anchors`` unless the source names a style itself."""
     warnings: list[str] = []
     pages = []
     skipped: list[str] = []
@@ -256,7 +262,7 @@ def _parse_markdown_raws(
             fallback_title=nav_title or title_from_path(path),
             max_level=source.max_level,
             warn=warn,
-            anchors=source.anchors or "github",
+            anchors=source.anchors or anchors,
         )
         pages.append(dataclasses.replace(page, group=group) if group else page)
     if skipped:
