@@ -46,6 +46,32 @@ def test_default_model_resolves_to_the_packaged_weights_offline(monkeypatch: pyt
     assert distill.resolve_model("someone/else") == ("someone/else", "someone/else")
 
 
+def test_a_tokenizer_that_disagrees_with_the_model_fails_the_build() -> None:
+    from docwheel.wordpiece import WordPiece
+
+    class Static:  # the parts of a model2vec StaticModel the check reads
+        tokens = ("[PAD]", "[UNK]", "a", "b")
+        max_length = 512
+
+        def tokenize(self, texts: list[str]) -> list[list[int]]:
+            return [[3] for _ in texts]  # "b", whatever the text
+
+    with pytest.raises(BuildError, match="disagrees"):
+        distill._check_tokenizer(Static(), WordPiece(list(Static.tokens)))
+
+
+def test_a_model_that_cannot_be_loaded_is_a_build_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("model2vec")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(BuildError, match="cannot distil 'nobody/no-such-model'"):
+        distill.distill_static_model("nobody/no-such-model")
+    with pytest.raises(BuildError, match="cannot distil"):
+        distill.distill_static_model(str(tmp_path))  # a directory without a model
+
+
 # -- slow: a real distillation -------------------------------------------------------------------
 
 

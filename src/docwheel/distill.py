@@ -112,26 +112,54 @@ def distill_static_model(model: str, dims: int = 256, progress: Progress = _quie
 
     source, _ = resolve_model(model)
     progress(f"semantic: distilling {model} ({dims} dimensions)")
-    with _silenced(progress), _seeded(torch):
-        static = distill(source, pca_dims=dims, quantize_to="float32")
+    try:
+        with _silenced(), _seeded(torch):
+            static = distill(source, pca_dims=dims, quantize_to="float32")
+    except (OSError, ValueError, RuntimeError) as err:
+        # OSError covers a hub name that cannot be fetched and a directory without weights.
+        raise BuildError(f"semantic: cannot distil {model!r}: {err}") from None
     return static
 
 
 def encoder_from_static_model(static: Any, metadata: dict[str, Any]) -> StaticEncoder:
     """Our numpy encoder for a model2vec ``StaticModel`` (int8 rows, one scale each)."""
+    if static.token_mapping is not None or static.weights is not None:
+        raise BuildError("semantic: vocabulary-quantised models are not supported")
     tokenizer_json = json.loads(static.tokenizer.to_str())
     try:
         tokenizer = WordPiece.from_tokenizer_json(tokenizer_json)
     except ValueError as err:
         raise BuildError(f"semantic: the model's tokenizer is not supported: {err}") from None
+    _check_tokenizer(static, tokenizer)
     vectors, scales = quantize_rows(np.asarray(static.embedding, dtype=np.float32))
-    if static.token_mapping is not None or static.weights is not None:
-        raise BuildError("semantic: vocabulary-quantised models are not supported")
     max_tokens = static.max_length
     max_chars = None if max_tokens is None else max_tokens * static.median_token_length
     return StaticEncoder(
         tokenizer, vectors, scales, max_tokens=max_tokens, max_chars=max_chars, metadata=metadata
     )
+
+
+_PROBE_TEXTS = (
+    "How do I rotate API keys? See `client.rotate_keys()` — it's in v2.3.1!",
+    "Crème brûlée, naïve façade: ÀÉÎÕÜ ß ǅ İ ﬁ ½ ① 🚀 👍🏽",
+    "中文文本，日本語のテキスト、한국어 텍스트 and العربية и русский.",
+    "tabs\tand\nnewlines\r\n\x00control\u200bzero-width\ufeff [PAD] [UNK] [CLS] [unused1]",
+    "averyveryverylongidentifierthatkeepsgoing" * 4,
+)
+
+
+def _check_tokenizer(static: Any, tokenizer: WordPiece) -> None:
+    """Our tokenizer must give the model's ids: a cheap check on mixed text and the vocabulary."""
+    tokens = static.tokens
+    texts = list(_PROBE_TEXTS) + [" ".join(tokens[i : i + 100]) for i in range(0, len(tokens), 100)]
+    limit = static.max_length
+    unk = tokenizer.unk_id
+    for text, ids in zip(texts, static.tokenize(texts)):
+        ours = tokenizer.encode(text)[:limit] if limit is not None else tokenizer.encode(text)
+        if [i for i in ours if i != unk] != ids:
+            raise BuildError(
+                f"semantic: docwheel's tokenizer disagrees with the model's on {text[:60]!r}"
+            )
 
 
 def distill_encoder(
@@ -220,7 +248,7 @@ def _seeded(torch: Any) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _silenced(progress: Progress) -> Iterator[None]:
+def _silenced() -> Iterator[None]:
     """No progress bars, load reports or log lines from the libraries; ours go to progress."""
     import logging
 

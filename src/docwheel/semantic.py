@@ -179,13 +179,20 @@ class StaticEncoder:
 
 
 class SectionVectors:
-    """One int8 vector per section, memory-mapped; `cosine` scores a query against all."""
+    """One int8 vector per section, memory-mapped; `cosine` scores a query against all.
+
+    The first `cosine` call keeps a dequantised float32 copy (4 bytes a dimension, 1 KiB a
+    section at 256 dimensions): numpy has no fast int8 product, and converting the mapped
+    matrix on every query costs milliseconds where the float product costs about 50 µs per
+    thousand sections.
+    """
 
     def __init__(self, vectors: np.ndarray, scales: np.ndarray):
         if vectors.dtype != np.int8 or vectors.ndim != 2 or scales.shape != (vectors.shape[0],):
             raise ValueError("section vectors must be int8 (n, dim) with float32 scales (n,)")
         self.vectors = vectors
         self.scales = scales
+        self._dense: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.vectors.shape[0])
@@ -202,8 +209,14 @@ class SectionVectors:
         norm = float(np.linalg.norm(query))
         if norm == 0.0 or len(self) == 0:
             return np.zeros(len(self), dtype=np.float32)
-        scores = self.vectors @ (query / np.float32(norm))
-        return (scores * self.scales).astype(np.float32, copy=False)
+        if self._dense is None:
+            dense = np.array(self.vectors, dtype=np.float32)
+            dense *= np.asarray(self.scales, dtype=np.float32)[:, None]
+            self._dense = dense
+        # einsum, not @: a BLAS product wakes BLAS threads, and on a busy machine waiting for
+        # them took 10 ms instead of 0.2 ms (5,000 sections, 2 cores).
+        scores = np.einsum("ij,j->i", self._dense, query / np.float32(norm))
+        return scores.astype(np.float32, copy=False)
 
     @classmethod
     def load(cls, directory: str | Path, dim: int | None = None) -> SectionVectors:
