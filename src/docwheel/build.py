@@ -27,6 +27,8 @@ from .secrets import check_secrets
 from .sources import Loaded, capped, load_source
 
 Progress = Callable[[str], None]
+# Dimensions of the distilled query encoder: PCA from the model's own (384 for MiniLM).
+SEMANTIC_DIMS = 256
 
 
 def _quiet(_message: str) -> None:
@@ -128,7 +130,7 @@ def add_semantic_layer(model: str, directory: Path, progress: Progress) -> dict:
     else:
         progress(f"semantic: distilling a query encoder from {model}")
         before = set(os.listdir(directory))
-        info = distill_encoder(model, directory, progress=progress)
+        info = distill_encoder(model, directory, dims=SEMANTIC_DIMS, progress=progress)
         if cached is not None:
             _fill_cache(cached, directory, sorted(set(os.listdir(directory)) - before), info)
     encoder = StaticEncoder.load(directory)
@@ -161,7 +163,7 @@ def _encoder_cache(model: str) -> Path | None:
     from .semantic import FORMAT_VERSION
 
     digest = hashlib.sha256(
-        f"{FORMAT_VERSION} {model2vec.__version__} {torch.__version__} {model}".encode()
+        f"{FORMAT_VERSION} {SEMANTIC_DIMS} {model2vec.__version__} {torch.__version__} {model}".encode()
     )
     for file in sorted(p for p in source.rglob("*") if p.is_file()):
         digest.update(file.relative_to(source).as_posix().encode())
