@@ -18,7 +18,8 @@ import math
 import os
 import tempfile
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,8 +34,8 @@ RECORD = np.dtype(
 )
 PAIR_FLAG = 8
 BUCKET_BITS = 6  # 64 spill buckets by the key's top bits: each bucket is ~1/64 of the counts
-BUFFER_RECORDS = 1_000_000  # records held before spilling (about 25 MB)
-KEY_CACHE_LIMIT = 1_000_000  # pair keys cached before the cache is dropped
+BUFFER_RECORDS = 1_000_000  # records held before spilling (25 bytes each)
+KEY_CACHE_LIMIT = 300_000  # pair keys cached before the cache is dropped
 
 
 class CollisionError(ValueError):
@@ -54,9 +55,9 @@ class ImpactBuilder:
         self.n_fields = len(weights)
         self._tmp = tempfile.TemporaryDirectory(prefix="docwheel-impacts-", dir=spill_dir)
         self._spilled = False
-        self._buffer: list[tuple[int, int, int, int, float]] = []
-        self._lengths: list[Sequence[int]] = []
-        self._pages: list[int] = []
+        self._new_buffer()
+        self._lengths = array("q")  # per section, a length per field
+        self._pages = array("i")
         self._words: set[str] = set()
         self._word_keys: dict[str, tuple[int, int]] = {}
         self._pair_keys: dict[str, tuple[int, int]] = {}
@@ -84,21 +85,36 @@ class ImpactBuilder:
         """
         doc = len(self._pages)
         self._pages.append(page)
-        self._lengths.append(tuple(lengths))
-        add = self._buffer.append
+        self._lengths.extend(lengths)
+        keys, checks, tfs = self._keys.append, self._checks.append, self._tfs.append
+        start = len(self._keys)
         for field, terms in enumerate(counts):
             boost = float(self.boosts[field])
             for term, count in terms.items():
                 key, check = self._word_key(term)
-                add((key, check, doc, field, count * boost))
+                keys(key)
+                checks(check)
+                tfs(count * boost)
+            self._fields.frombytes(bytes([field]) * len(terms))
         for field, terms in enumerate(pairs):
             if not terms:
                 continue
             for term, count in terms.items():
                 key, check = self._pair_key(term)
-                add((key, check, doc, field | PAIR_FLAG, float(count)))
-        if len(self._buffer) >= BUFFER_RECORDS:
+                keys(key)
+                checks(check)
+                tfs(float(count))
+            self._fields.frombytes(bytes([field | PAIR_FLAG]) * len(terms))
+        self._docs.extend(array("i", [doc]) * (len(self._keys) - start))
+        if len(self._keys) >= BUFFER_RECORDS:
             self._spill()
+
+    def _new_buffer(self) -> None:
+        self._keys = array("Q")
+        self._checks = array("I")
+        self._docs = array("i")
+        self._fields = array("B")
+        self._tfs = array("d")
 
     def _word_key(self, term: str) -> tuple[int, int]:
         got = self._word_keys.get(term)
@@ -116,21 +132,19 @@ class ImpactBuilder:
         return got
 
     def _records(self) -> np.ndarray:
-        records = np.array(self._buffer, dtype=RECORD)
-        self._buffer = []
+        records = np.empty(len(self._keys), dtype=RECORD)
+        records["key"] = np.frombuffer(self._keys, dtype=np.uint64) if self._keys else 0
+        records["check"] = np.frombuffer(self._checks, dtype=np.uint32) if self._checks else 0
+        records["doc"] = np.frombuffer(self._docs, dtype=np.int32) if self._docs else 0
+        records["field"] = np.frombuffer(self._fields, dtype=np.uint8) if self._fields else 0
+        records["tf"] = np.frombuffer(self._tfs, dtype=np.float64) if self._tfs else 0
+        self._new_buffer()
         return records
 
     def _spill(self) -> None:
-        records = self._records()
-        buckets = (records["key"] >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
-        order = np.argsort(buckets, kind="stable")
-        records, buckets = records[order], buckets[order]
-        bounds = np.searchsorted(buckets, np.arange((1 << BUCKET_BITS) + 1))
-        for bucket in range(1 << BUCKET_BITS):
-            start, end = bounds[bucket], bounds[bucket + 1]
-            if end > start:
-                with open(self._bucket_path(bucket), "ab") as f:
-                    records[start:end].tofile(f)
+        for bucket, records in _split(self._records()):
+            with open(self._bucket_path(bucket), "ab") as f:
+                records.tofile(f)
         self._spilled = True
 
     def _bucket_path(self, bucket: int) -> str:
@@ -139,8 +153,8 @@ class ImpactBuilder:
     def _buckets(self) -> Iterable[np.ndarray]:
         """The records bucket by bucket, in key order."""
         if not self._spilled:
-            records = self._records()
-            yield records
+            for _bucket, records in _split(self._records()):
+                yield records
             return
         self._spill()
         for bucket in range(1 << BUCKET_BITS):
@@ -157,6 +171,7 @@ class ImpactBuilder:
         n_docs = len(pages)
         n_pages = int(pages.max()) + 1 if n_docs else 0
         lengths = np.array(self._lengths, dtype=np.int64).reshape(n_docs, self.n_fields)
+        del self._lengths
         page_lengths = np.zeros((n_pages, self.n_fields), dtype=np.int64)
         for field in range(self.n_fields):
             # The title repeats in every section of its page: a page counts it once.
@@ -214,6 +229,18 @@ class ImpactBuilder:
         tf = np.where(fields == 0, most, total)
         ptf = self._pseudo(tf, fields, page_lengths[page, fields], page_averages)
         out.add(*_grouped(keys, page, ptf, n_pages))
+
+
+def _split(records: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """(bucket, its records) for the non-empty buckets, in bucket (so key) order."""
+    buckets = (records["key"] >> np.uint64(64 - BUCKET_BITS)).astype(np.int64)
+    order = np.argsort(buckets, kind="stable")
+    records, buckets = records[order], buckets[order]
+    bounds = np.searchsorted(buckets, np.arange((1 << BUCKET_BITS) + 1))
+    for bucket in range(1 << BUCKET_BITS):
+        start, end = bounds[bucket], bounds[bucket + 1]
+        if end > start:
+            yield bucket, records[start:end]
 
 
 def _keys(term: str) -> tuple[int, int]:

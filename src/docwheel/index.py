@@ -317,6 +317,8 @@ def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str,
                 for term, positions in analysed[name][0].items():
                     freq = len(positions)
                     length += freq
+                    # A fresh bytes object per posting: Whoosh pickles a block's values, and
+                    # shared objects would pickle as memo references (other bytes on disk).
                     add_post((name, term.encode("utf-8"), docnum, float(freq) * boost, encode(positions)))
                 lengths[name] = length
             elif field.indexed:
@@ -338,9 +340,17 @@ def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str,
 
 class _ChunkedPool(PostingPool):
     """Whoosh's posting pool, spilling each sorted run in chunks of postings (one marshal
-    call per chunk instead of one pickle call per posting, which made spilling slow)."""
+    call per chunk instead of one pickle call per posting, which made spilling slow).
+    Its size estimate is cheaper than Whoosh's; it only decides when a run is spilled,
+    never what is written."""
 
     CHUNK = 20_000
+
+    def add(self, item):
+        self.currentsize += 160 + 2 * len(item[1]) + len(item[4])
+        if self.currentsize > self.limit:
+            self.save()
+        self.current.append(item)
 
     def _write_run(self, f, items):
         chunk = []
