@@ -456,8 +456,11 @@ class LlmsFullStream:
         first = True
         seen_text = False
         while True:
-            batch = list(itertools.islice(source, self._chunk))
-            final = len(batch) < self._chunk
+            # A buffer that has not held enough page starts yet doubles with each read, so
+            # a file of few, huge pages is not re-scanned once per chunk.
+            wanted = max(self._chunk, len(buffer))
+            batch = list(itertools.islice(source, wanted))
+            final = len(batch) < wanted
             buffer.extend(batch)
             seen_text = seen_text or any(line.strip() for line in batch)
             kinds = classify_lines(buffer)
