@@ -601,3 +601,44 @@ def test_max_size_in_the_sources_file_caps_a_response(
     roomy = write_config(tmp_path, body + "    max_size: 10kb\n")
     manifest = build_index(load_config(roomy), tmp_path / "index", fetch=FAST_RETRIES)
     assert manifest["sources"][0]["bytes"] == len(page)
+
+
+def test_a_large_llms_full_file_is_streamed_into_the_same_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file above STREAM_BYTES is parsed while it is indexed; the index is the same."""
+    from docwheel import sources
+
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {SITE}\n"
+        f"  - name: local\n    kind: llms-full\n    path: {LLMS_FULL}\n",
+    )
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    held_lines: list[str] = []
+    build_from_file(config, tmp_path / "held", progress=held_lines.append)
+    monkeypatch.setattr(sources, "STREAM_BYTES", 0)
+    monkeypatch.setattr("docwheel.llms.CHUNK_LINES", 7)
+    streamed_lines: list[str] = []
+    build_from_file(config, tmp_path / "streamed", progress=streamed_lines.append)
+    assert tree(tmp_path / "streamed") == tree(tmp_path / "held")
+    assert any("read as a stream" in line for line in streamed_lines)
+    summary = [line for line in held_lines if line.startswith("local: ") and "pages" in line]
+    assert summary and summary[0] in streamed_lines
+
+
+def test_a_streamed_file_with_no_pages_fails_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import sources
+
+    (tmp_path / "llms-full.txt").write_text("# Title\n\ntext\n", encoding="utf-8")
+    config = write_config(
+        tmp_path,
+        "name: t\nsources:\n  - name: local\n    kind: llms-full\n    path: llms-full.txt\n"
+        "    format: mintlify\n",
+    )
+    monkeypatch.setattr(sources, "STREAM_BYTES", 0)
+    with pytest.raises(SourceError, match="format 'mintlify' found no pages"):
+        build_from_file(config, tmp_path / "build" / "index")
+    assert not (tmp_path / "build").exists()

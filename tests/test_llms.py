@@ -501,3 +501,44 @@ def test_real_vitepress_llms_full_splits_into_the_documented_page_count():
     assert messages == []
     assert all(p.url.startswith("/") and p.url.endswith(".md") for p in pages)
     assert sum(1 for p in pages if p.description) == 219
+
+
+# -- streaming a large file ----------------------------------------------------------------
+
+_STREAM_FILES = [
+    FIXTURES / "llms-full.txt",
+    FIXTURES / "llms-ctx.txt",
+    FIXTURES / "llms-full-firecrawl.txt",
+    FIXTURES / "llms-full-pages.txt",
+    FIXTURES / "llms-full-rule-blocks.txt",
+    FIXTURES / "vitepress.md",
+    *sorted(CORPORA.glob("*-llms-full/llms-full.txt")),
+]
+
+
+@pytest.mark.parametrize("path", _STREAM_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("chunk_lines", [5, 60, 100_000])
+def test_a_stream_gives_the_pages_and_warnings_of_the_whole_file(path: Path, chunk_lines: int):
+    from docwheel.llms import LlmsFullStream
+    from docwheel.sources import file_lines
+
+    base = "https://widgets.example/llms-full.txt"
+    whole_warnings: list[str] = []
+    whole = parse_llms_full(path.read_text(encoding="utf-8"), base_url=base, warn=whole_warnings.append)
+    stream_warnings: list[str] = []
+    stream = LlmsFullStream(
+        file_lines(path), base_url=base, warn=stream_warnings.append, chunk_lines=chunk_lines
+    )
+    assert list(stream) == list(whole.pages)
+    assert (stream.layout, stream.pages) == (whole.layout, len(whole.pages))
+    assert stream_warnings == whole_warnings
+
+
+def test_file_lines_read_like_normalized_split(tmp_path: Path):
+    from docwheel.markdown import normalize_text
+    from docwheel.sources import file_lines
+
+    for data in (b"", b"a", b"a\n", b"\xef\xbb\xbfa\r\nb\rc\n\n", b"x\ny"):
+        path = tmp_path / "f.txt"
+        path.write_bytes(data)
+        assert list(file_lines(path)) == normalize_text(data.decode("utf-8")).split("\n")

@@ -212,3 +212,25 @@ def test_words_standing_together_rank_above_the_same_words_apart(tmp_path):
         assert result.results[1].explain["pairs"] == {}
         index._wix.pair_weight = 0.0  # without the pair signal, "cache" twice wins
         assert [h.title for h in index.search("warm cache").results] == ["Apart", "Together"]
+
+
+def test_best_per_page_matches_a_full_sort_on_large_inputs_with_ties():
+    """Only the best few hits are sorted; the answer must be the full sort's."""
+    rng = np.random.default_rng(3)
+    for n, n_pages in ((50, 5), (5_000, 40), (20_000, 20_000), (20_000, 3)):
+        scores = rng.choice([0.0, 0.5, 1.0, 1.5, 2.0, 2.0, 3.0], size=n).astype(np.float32)
+        pages = np.sort(rng.integers(0, n_pages, size=n)).astype(np.int32)
+        for limit in (1, 5, 20):
+            for per_page in (True, False):
+                hits = np.flatnonzero(scores > 0)
+                order = hits[np.lexsort((hits, -scores[hits]))]
+                expected, seen = [], set()
+                for doc in order:
+                    if per_page and int(pages[doc]) in seen:
+                        continue
+                    seen.add(int(pages[doc]))
+                    expected.append((int(doc), float(scores[doc])))
+                    if len(expected) == limit:
+                        break
+                total = len(set(pages[hits].tolist())) if per_page else len(hits)
+                assert best_per_page(scores, pages, limit, per_page=per_page) == (expected, total)

@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from .index import IndexDoc, section_texts, write_index
 from .markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
-from .secrets import check_secrets
+from .secrets import judge_findings, scan_pages
 from .sources import Loaded, capped, load_source
 
 Progress = Callable[[str], None]
@@ -83,22 +83,30 @@ def build_index(
     for source in config.sources:
         progress(f"{source.name}: reading {source.kind} from {source.location}")
         result = load_source(source, capped(fetch, source))
-        for warning in result.warnings:
-            progress(f"warning: {warning}")
-        sections = sum(len(p.sections) for p in result.pages)
-        progress(
-            f"{source.name}: {len(result.pages)} pages, {sections} sections, "
-            f"{result.size:,} bytes, layout {result.layout}"
-        )
+        if result.stream is not None:
+            progress(f"{source.name}: {result.size:,} bytes, read as a stream while indexing")
+        else:
+            _report_loaded(source, result, progress)
         loaded.append((source, result))
-    pages = [page for _, result in loaded for page in result.pages]
-    progress(f"indexing {len(pages)} pages, {sum(len(p.sections) for p in pages)} sections")
-    # Nothing private ships: a credential in the text fails the build before anything is written.
-    for warning in check_secrets(((s.name, r.pages) for s, r in loaded), config.allow_secrets):
-        progress(f"warning: {warning}")
+    held = [page for _, result in loaded for page in result.pages]
+    streamed = sum(1 for _, result in loaded if result.stream is not None)
+    progress(
+        f"indexing {len(held)} pages, {sum(len(p.sections) for p in held)} sections"
+        + (f" and {streamed} streamed sources" if streamed else "")
+    )
+    del held
 
     with replacing(out) as scratch:
-        count = write_index(_index_docs(loaded), scratch)
+        scan = _Scan()
+        count = write_index(_index_docs(loaded, scan), scratch)
+        for source, result in loaded:
+            if result.stream is not None:
+                _finish_stream(source, result)
+                _report_loaded(source, result, progress)
+        # Nothing private ships: a credential in the text fails the build, and the scratch
+        # index is dropped with it.
+        for warning in judge_findings(scan.findings, config.allow_secrets):
+            progress(f"warning: {warning}")
         manifest = _manifest(config, loaded, count, version)
         if config.semantic_model:
             manifest["semantic"] = add_semantic_layer(config.semantic_model, scratch, progress)
@@ -193,13 +201,52 @@ def check_out_dir(out: Path) -> None:
     check_replaceable(out, marker=MANIFEST_NAME, kind="docwheel index", by="the build")
 
 
-def _index_docs(loaded: list[tuple[SourceConfig, Loaded]]) -> Iterator[IndexDoc]:
+def _report_loaded(source: SourceConfig, result: Loaded, progress: Progress) -> None:
+    for warning in result.warnings:
+        progress(f"warning: {warning}")
+    progress(
+        f"{source.name}: {result.page_count} pages, {result.section_count} sections, "
+        f"{result.size:,} bytes, layout {result.layout}"
+    )
+
+
+def _finish_stream(source: SourceConfig, result: Loaded) -> None:
+    """What ``load_source`` checks for a held source, checked once a stream is read."""
+    assert result.stream is not None
+    result.layout = result.stream.layout
+    if not result.page_count:
+        reason = (
+            f"format {source.format!r} found no pages; remove format: to detect the layout"
+            if source.format
+            else "no pages found"
+        )
+        raise SourceError(source.name, source.location, reason)
+
+
+class _Scan:
+    """Credentials found in the pages as they go by."""
+
+    def __init__(self) -> None:
+        self.findings: list = []
+
+    def pages(self, source: str, pages: Iterable[Page]) -> Iterator[Page]:
+        for page in pages:
+            self.findings += scan_pages(source, [page])
+            yield page
+
+
+def _index_docs(loaded: list[tuple[SourceConfig, Loaded]], scan: _Scan) -> Iterator[IndexDoc]:
     page_no = 0
     for source, result in loaded:
         seen_paths: dict[str, int] = {}
-        for page in result.pages:
+        streamed = result.stream is not None
+        pages = result.stream if streamed else result.pages
+        for page in scan.pages(source.name, pages):  # type: ignore[arg-type]
             path = _unique_path(page.path, seen_paths)
             page_no += 1
+            if streamed:
+                result.page_count += 1
+                result.section_count += len(page.sections)
             yield from _page_docs(source, path, page, page_no)
 
 
@@ -261,8 +308,8 @@ def _manifest(
             documents=len(result.raws),
             fetched_at=max(fetched) if fetched else None,
             layout=result.layout,
-            pages=len(result.pages),
-            sections=sum(len(p.sections) for p in result.pages),
+            pages=result.page_count,
+            sections=result.section_count,
             warnings=list(result.warnings),
         )
         if result.navigation:

@@ -17,9 +17,10 @@ Only lines outside fenced code count, so a page never starts inside a code sampl
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -386,19 +387,140 @@ def parse_llms_full(
         return LlmsFull((_whole_file(text, base_url, max_level, warn, anchors or "github"),), layout)
 
     _check_preamble(lines[: starts[0].line], LAYOUTS[layout].preamble, say)
-    pages = []
-    slugger = Slugger()
-    style = anchors or {"vitepress": "vitepress", "mintlify": "mintlify"}.get(layout, "github")
-    for k, start in enumerate(starts):
+    style = anchors or anchor_style(layout)
+    site = _Site(base_url, clean_urls, max_level, say, style)
+    return LlmsFull(tuple(_pages(lines, starts, len(starts), layout, site)), layout)
+
+
+@dataclass
+class _Site:
+    """What turning found pages into ``Page``s needs besides their lines."""
+
+    base_url: str | None
+    clean_urls: bool
+    max_level: int
+    say: Warn
+    anchors: str = "github"  # whose slug rules section anchors follow (markdown.ANCHOR_STYLES)
+    slugger: Slugger = field(default_factory=Slugger)
+
+
+def _pages(
+    lines: Sequence[str], starts: Sequence[_Start], count: int, layout: str, site: _Site
+) -> Iterator[Page]:
+    """The first ``count`` pages of ``starts``; each ends where the next start begins."""
+    for k in range(count):
+        start = starts[k]
         following = starts[k + 1].line if k + 1 < len(starts) else len(lines)
         if start.end is not None:  # a closing tag: what lies between pages belongs to none
-            _check_between(lines[start.end + 1 : following], say)
-        body = lines[start.body : following if start.end is None else start.end]
+            _check_between(lines[start.end + 1 : following], site.say)
+        body = list(lines[start.body : following if start.end is None else start.end])
         if LAYOUTS[layout].joined_by_rule:
             while body and body[-1].strip() in ("", "---"):
                 body.pop()
-        pages.append(_page(body, start, slugger, base_url, clean_urls, max_level, say, style))
-    return LlmsFull(tuple(pages), layout)
+        yield _page(
+            body, start, site.slugger, site.base_url, site.clean_urls, site.max_level, site.say,
+            site.anchors,
+        )
+
+
+# Lines read at a time when streaming a large file (see LlmsFullStream).
+CHUNK_LINES = 200_000
+
+
+class LlmsFullStream:
+    """``parse_llms_full`` over lines read a chunk at a time, for files too large to hold
+    (a 200 MB llms-full.txt is several times that as one string, its lines and its pages).
+
+    Pages are yielded as they are found; memory holds one chunk of lines plus the page
+    being read. Each chunk is split into pages and cut before its last two page starts,
+    which are found again with the next chunk (so a start near a chunk's end is judged with
+    the lines after it, and fences are always tracked from a page start, outside code).
+    Differences from reading the whole file: the layout is detected from the first chunk,
+    and an HTML comment left open across a chunk boundary counts as unclosed there.
+    ``layout`` is known once the first page has been yielded; ``pages`` counts them.
+    """
+
+    def __init__(
+        self,
+        lines: Iterable[str],
+        *,
+        base_url: str | None = None,
+        max_level: int = 3,
+        warn: Warn | None = None,
+        layout: str | None = None,
+        clean_urls: bool = False,
+        chunk_lines: int | None = None,
+        anchors: str | None = None,
+    ):
+        self._lines = lines
+        self._forced = layout
+        self.layout = layout or FALLBACK
+        self._anchors = anchors
+        self._site = _Site(
+            base_url, clean_urls, max_level, warn or (lambda message: None),
+            anchors or anchor_style(self.layout),
+        )
+        self._chunk = chunk_lines or CHUNK_LINES
+        self.pages = 0
+
+    def __iter__(self) -> Iterator[Page]:
+        say = self._site.say
+        source = iter(self._lines)
+        buffer: list[str] = []
+        first = True
+        seen_text = False
+        while True:
+            # A buffer that has not held enough page starts yet doubles with each read, so
+            # a file of few, huge pages is not re-scanned once per chunk.
+            wanted = max(self._chunk, len(buffer))
+            batch = list(itertools.islice(source, wanted))
+            final = len(batch) < wanted
+            buffer.extend(batch)
+            seen_text = seen_text or any(line.strip() for line in batch)
+            kinds = classify_lines(buffer)
+            if first and self._forced is None:
+                self.layout, starts = _detect(buffer, kinds)
+                self._site.anchors = self._anchors or anchor_style(self.layout)
+            else:
+                starts = LAYOUTS[self.layout].find(buffer, kinds)
+            if not final and len(starts) < 3:
+                continue  # too few page starts yet to cut safely: read on
+            if first:
+                if not starts:
+                    yield from self._without_starts(buffer, seen_text)
+                    return
+                if self._forced is None and self.layout == FALLBACK:
+                    say(
+                        "no known llms-full layout found; assumed layout 'headings' (a page per "
+                        "top-level '# ' heading); set format: in the sources file to choose another"
+                    )
+                _check_preamble(buffer[: starts[0].line], LAYOUTS[self.layout].preamble, say)
+                first = False
+            count = len(starts) if final else len(starts) - 2
+            for page in _pages(buffer, starts, count, self.layout, self._site):
+                self.pages += 1
+                yield page
+            if final:
+                return
+            buffer = buffer[starts[count].line :]
+
+    def _without_starts(self, lines: list[str], seen_text: bool) -> Iterator[Page]:
+        site = self._site
+        if not seen_text:
+            return
+        if self._forced:
+            site.say(f"format {self._forced!r} found no pages in this file")
+            return
+        site.say("no page markers or top-level '# ' headings found; the whole file is one page")
+        self.pages += 1
+        yield _whole_file(
+            "\n".join(lines), site.base_url, site.max_level, site.say, self._anchors or "github"
+        )
+
+
+def anchor_style(layout: str) -> str:
+    """The slug rules of the site generator a layout comes from (GitHub's when unknown)."""
+    return {"vitepress": "vitepress", "mintlify": "mintlify"}.get(layout, "github")
 
 
 def split_llms_full(

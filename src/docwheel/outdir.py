@@ -37,6 +37,9 @@ def check_replaceable(out: Path, *, marker: str, kind: str, by: str) -> None:
 @contextmanager
 def replacing(out: Path) -> Iterator[Path]:
     """Yield an empty scratch directory that replaces ``out`` when the block succeeds."""
+    # Folders made for the output are removed again on failure: a failed build (a streamed
+    # source fails while it is indexed) leaves nothing behind.
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
     out.parent.mkdir(parents=True, exist_ok=True)
     scratch = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
@@ -46,4 +49,9 @@ def replacing(out: Path) -> Iterator[Path]:
         scratch.rename(out)
     except BaseException:
         shutil.rmtree(scratch, ignore_errors=True)
+        for folder in made:
+            try:
+                folder.rmdir()
+            except OSError:
+                break
         raise

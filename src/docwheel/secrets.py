@@ -256,7 +256,12 @@ def check_secrets(
 ) -> list[str]:
     """Raise ``SecretsFoundError`` for any finding not allowed; return warnings for the
     ``allow_secrets`` entries that allowed nothing (stale exceptions should be removed)."""
-    findings = [f for source, pages in loaded for f in scan_pages(source, pages)]
+    return judge_findings([f for source, pages in loaded for f in scan_pages(source, pages)], allow)
+
+
+def judge_findings(findings: Sequence[Finding], allow: Sequence[AllowSecret] = ()) -> list[str]:
+    """``check_secrets`` for findings gathered elsewhere (the build scans pages as it
+    indexes them, so a streamed source is read once)."""
     used = [False] * len(allow)
     left = []
     for finding in findings:

@@ -7,6 +7,7 @@ the source and the file or page it concerns.
 
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import functools
 import hashlib
@@ -20,7 +21,7 @@ from urllib.parse import urljoin
 
 from .config import SourceConfig
 from .errors import FetchError, SourceError
-from .llms import parse_llms_full, parse_llms_txt
+from .llms import LlmsFullStream, parse_llms_full, parse_llms_txt
 from .markdown import (
     page_meta,
     page_path_from_url,
@@ -35,6 +36,9 @@ MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
 FETCH_WORKERS = 8
+# A local llms-full.txt larger than this is parsed as a stream while it is indexed (held
+# whole, a file takes several times its size: text, lines, pages).
+STREAM_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,16 @@ class Loaded:
     warnings: list[str] = field(default_factory=list)
     layout: str = "markdown"
     navigation: str | None = None
+    # A file too large to hold is read while indexing: ``pages`` is then empty, and the
+    # build counts the stream's pages and sets ``layout`` once it has read them.
+    stream: LlmsFullStream | None = None
+    page_count: int = 0
+    section_count: int = 0
+
+    def __post_init__(self) -> None:
+        if self.stream is None:
+            self.page_count = len(self.pages)
+            self.section_count = sum(len(p.sections) for p in self.pages)
 
     @property
     def sha256(self) -> str:
@@ -88,9 +102,56 @@ def load_source(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
         raise SourceError(
             source.name, source.location, f"cannot read: {exc.strerror or exc}"
         ) from None
-    if not loaded.pages:
+    if not loaded.pages and loaded.stream is None:
         raise SourceError(source.name, source.location, "no pages found")
     return loaded
+
+
+def _digest_file(path: Path, shown: str) -> Raw:
+    """A file's hash, size and UTF-8 check from one pass in blocks; no text is kept."""
+    digest = hashlib.sha256()
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    size, bad, blank = 0, -1, True
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            digest.update(block)
+            blank = blank and not block.strip()
+            if bad < 0:
+                pending = len(decoder.getstate()[0])
+                try:
+                    decoder.decode(block)
+                except UnicodeDecodeError as exc:
+                    bad = size - pending + exc.start
+            size += len(block)
+    if bad < 0:
+        pending = len(decoder.getstate()[0])
+        try:
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as exc:
+            bad = size - pending + exc.start
+    if blank:
+        raise SourceError("", shown, "empty file")
+    problem = (
+        f"not valid UTF-8 (first bad byte at offset {bad}); "
+        "undecodable bytes were replaced with U+FFFD"
+        if bad >= 0
+        else None
+    )
+    return Raw(shown, "", digest.hexdigest(), size, problem=problem)
+
+
+def file_lines(path: Path) -> Iterator[str]:
+    """A text file's lines as ``normalize_text(text).split("\n")`` gives them, read lazily
+    (universal newlines turn CRLF and CR into LF; a BOM is dropped)."""
+    with open(path, encoding="utf-8", errors="replace", newline=None) as f:
+        ended = True
+        for n, line in enumerate(f):
+            if n == 0:
+                line = line.removeprefix("\ufeff")
+            ended = line.endswith("\n")
+            yield line[:-1] if ended else line
+        if ended:
+            yield ""
 
 
 def _read_file(path: Path, shown: str) -> Raw:
@@ -138,6 +199,8 @@ def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Load
     Page URLs are resolved against ``base_url`` (or the file's own URL); with ``base_url``
     they are also made the addresses the site serves (``markdown.site_url``).
     """
+    if source.path is not None and not source.url and _large(source.path):
+        return _stream_llms_full(source)
     raw = _reraise_named(source, lambda: _one_document(source, fetch))
     warnings: list[str] = []
     warn = _warner(source, raw.location, warnings)
@@ -158,7 +221,35 @@ def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Load
             source.location,
             f"format {source.format!r} found no pages; remove format: to detect the layout",
         )
-    return Loaded(list(result.pages), [raw], warnings, layout=result.layout)
+    # The pages hold what is needed of the text; the whole text need not stay in memory.
+    return Loaded(list(result.pages), [dataclasses.replace(raw, text="")], warnings, layout=result.layout)
+
+
+def _large(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size > STREAM_BYTES
+    except OSError:
+        return False
+
+
+def _stream_llms_full(source: SourceConfig) -> Loaded:
+    """A local llms-full.txt too large to hold: hashed now, parsed while it is indexed."""
+    assert source.path is not None
+    raw = _reraise_named(source, lambda: _digest_file(source.path, str(source.path)))  # type: ignore[arg-type]
+    warnings: list[str] = []
+    warn = _warner(source, raw.location, warnings)
+    if raw.problem:
+        warn(raw.problem)
+    stream = LlmsFullStream(
+        file_lines(source.path),
+        base_url=source.base_url,
+        max_level=source.max_level,
+        warn=warn,
+        layout=source.format,
+        clean_urls=source.base_url is not None,
+        anchors=source.anchors,
+    )
+    return Loaded([], [raw], warnings, layout=source.format or "", stream=stream)
 
 
 def load_llms_txt(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
@@ -179,7 +270,7 @@ def load_llms_txt(source: SourceConfig, fetch: Callable[[str], object]) -> Loade
     raws = _fetch_all(source, fetch, links)
     url_of = site_url if source.base_url else str
     loaded = _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws])
-    loaded.raws.insert(0, index)
+    loaded.raws.insert(0, dataclasses.replace(index, text=""))
     return loaded
 
 
@@ -271,7 +362,8 @@ def _parse_markdown_raws(
             f"{source.name}: skipped {len(skipped)} pages whose frontmatter sets "
             f"noindex or hidden: {shown}"
         )
-    return Loaded(pages, [raw for raw, _ in located], warnings, navigation=nav and nav.file)
+    held = [dataclasses.replace(raw, text="") for raw, _ in located]  # the pages hold the text
+    return Loaded(pages, held, warnings, navigation=nav and nav.file)
 
 
 # -- navigation files --------------------------------------------------------------------

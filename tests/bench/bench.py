@@ -1,6 +1,6 @@
 """Performance benchmark: docwheel's build, search, CLI and MCP server on the shared corpora.
 
-    python tests/bench/bench.py [--corpora DIR] [--eval FILE] [--quick]
+    python tests/bench/bench.py [--corpora DIR] [--eval FILE] [--quick] [--scale-mb MB] [--only-scale]
 
 What it measures, in one run, and how to read each table:
 
@@ -31,7 +31,12 @@ What it measures, in one run, and how to read each table:
    calls (queries spread over the same set, never one that hung in step 2), next to the
    in-process median on those same queries: the difference is the protocol's cost. ``RSS``
    is the server's VmRSS after the calls (``HWM`` its peak, ``threads`` its thread count).
-6. Summary: each target with the worst measured value and PASS or MISS.
+6. Scale: a Mintlify-layout llms-full.txt of ``--scale-mb`` MB (default 200, 20 with
+   ``--quick``, 0 skips) generated deterministically from the corpora's own paragraphs, code
+   blocks and headings reshuffled, built in a child process like the others (seconds, CPU s,
+   MB/s, peak RSS, index size), then searched in process with the eval queries and a few
+   hundred generated ones (median and p95). ``--only-scale`` measures only this.
+7. Summary: each target with the worst measured value and PASS or MISS.
 
 Targets are judged on wall-clock times, on whatever machine runs this: compare figures from
 one run, not across machines. The load average is printed at the start and the end: when it
@@ -792,7 +797,11 @@ def report_mcp(runs: list[McpRun]) -> None:
 
 
 def summary_rows(
-    builds: Builds, search: list[SearchRun], cold: ColdStart | None, mcp: list[McpRun]
+    builds: Builds,
+    search: list[SearchRun],
+    cold: ColdStart | None,
+    mcp: list[McpRun],
+    scale: ScaleRun | None = None,
 ) -> list[list[object]]:
     """One row per target: the worst value measured, where, and PASS or MISS.
 
@@ -830,6 +839,14 @@ def summary_rows(
                  "PASS" if search and not n_hung else "MISS"])
     n_failed = len(builds.failures)
     rows.append(["builds that failed", "0", str(n_failed), "-", "PASS" if not n_failed else "MISS"])
+    if scale is not None:
+        where = f"scale {scale.megabytes:g} MB"
+        check("scale: search median (ms)", TARGETS["search_median_ms"], [scale],
+              lambda r: r.search.median, lambda r: where)
+        check("scale: search p95 (ms)", TARGETS["search_p95_ms"], [scale],
+              lambda r: r.search.p95, lambda r: where)
+        check("scale: build throughput (MB/s)", TARGETS["build_mb_s"], [scale],
+              lambda r: r.build.mb_per_s, lambda r: where, at_least=True)
     return rows
 
 
@@ -842,6 +859,127 @@ def attempt(section: str, run, *args):
         return None
 
 
+# -- 6. scale: a generated llms-full.txt ---------------------------------------------------
+
+SCALE_MB = 200
+QUICK_SCALE_MB = 20
+SCALE_QUERIES = 300
+# Lines that an llms-full layout could read as a page marker: blocks holding one are left out,
+# so the generated file has exactly the pages it was written with.
+_MARKER_LINE = re.compile(
+    r"^\s*(?:---|===|</?(?:page|doc)\b|\[Skip to main content\]|Source:|URL:|DOC_PATH:|import |export )",
+    re.MULTILINE,
+)
+
+
+def corpus_blocks(root: Path) -> tuple[list[str], list[str]]:
+    """Paragraphs and fenced code blocks (a fence kept whole) and heading texts from the real
+    corpora, in a fixed order: the material a generated llms-full.txt is cut from."""
+    blocks: list[str] = []
+    headings: list[str] = []
+    files = sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in (".txt", ".md", ".mdx"))
+    for path in files:
+        if path.name == "SOURCE.md" or path.parent == root:
+            continue
+        current: list[str] = []
+        fence = None
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            stripped = line.strip()
+            if fence is None and stripped.startswith(("```", "~~~")):
+                fence = stripped[:3]
+            elif fence is not None and stripped.startswith(fence):
+                fence = None
+            elif fence is None and stripped.startswith("#"):
+                text = stripped.lstrip("#").strip()
+                if 3 <= len(text) <= 60:
+                    headings.append(text)
+                continue
+            if fence is None and not stripped:
+                block = "\n".join(current)
+                if block and not _MARKER_LINE.search(block):
+                    blocks.append(block)
+                current = []
+                continue
+            current.append(line)
+    return blocks, headings
+
+
+def generate_llms_full(path: Path, megabytes: float, root: Path, seed: int = 20261130) -> dict:
+    """Write a Mintlify-layout llms-full.txt of about ``megabytes`` MB: pages of the real
+    corpora's paragraphs, code blocks and headings reshuffled (deterministic for a seed)."""
+    blocks, headings = corpus_blocks(root)
+    rng = random.Random(seed)
+    target = int(megabytes * MB)
+    written = pages = 0
+    with open(path, "w", encoding="utf-8") as f:
+        while written < target:
+            title = rng.choice(headings)
+            parts = [f"# {title}", f"Source: https://scale.example/docs/p{pages}/{_slug(title)}", ""]
+            parts += rng.sample(blocks, rng.randint(1, 3))
+            for _ in range(rng.randint(2, 8)):
+                parts.append(f"{'#' * rng.choice((2, 2, 3))} {rng.choice(headings)}")
+                parts += rng.sample(blocks, rng.randint(1, 6))
+            text = "\n\n".join(parts) + "\n\n"
+            f.write(text)
+            written += len(text.encode("utf-8"))
+            pages += 1
+    return {"bytes": written, "pages": pages, "blocks": blocks, "headings": headings}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "page"
+
+
+@dataclass
+class ScaleRun:
+    megabytes: float
+    generate_s: float
+    build: Build
+    search: Latency
+
+
+def run_scale(megabytes: float, root: Path, eval_queries: list[str], tmp: Path) -> ScaleRun:
+    """Generate, build in a child process (bounded memory is the point), then search it."""
+    source = tmp / "scale" / "llms-full.txt"
+    source.parent.mkdir(parents=True)
+    note(f"generating a {megabytes:g} MB llms-full.txt")
+    started = time.perf_counter()
+    made = generate_llms_full(source, megabytes, root)
+    generate_s = time.perf_counter() - started
+    note(f"building it ({made['pages']} pages)")
+    entry = {"name": "scale", "kind": "llms-full", "path": str(source)}
+    build = build_in_child(f"scale-{megabytes:g}MB", [entry], source.parent, tmp / "scale-index")
+    source.unlink()
+    rng = random.Random(7)
+    fake_sections = [
+        {"heading_text": h, "page_title": "", "content": b}
+        for h, b in zip(made["headings"], rng.sample(made["blocks"], min(len(made["blocks"]), 4000)))
+    ]
+    queries = eval_queries + generated_queries(fake_sections, SCALE_QUERIES, 20, 20)
+    note(f"searching it ({len(queries)} queries)")
+    return ScaleRun(megabytes, generate_s, build, time_docwheel(build.out, queries))
+
+
+def report_scale(run: ScaleRun) -> None:
+    b, s = run.build, run.search
+    print_table(
+        f"6. Scale: a generated {run.megabytes:g} MB llms-full.txt (built in a child process)",
+        ["measure", "value"],
+        [
+            ["pages / sections", f"{b.pages} / {b.sections}"],
+            ["source MB (generated in)", f"{b.source_bytes / MB:.1f} ({run.generate_s:.1f} s)"],
+            ["build seconds / CPU s", f"{b.seconds:.1f} / {b.cpu_seconds:.1f}"],
+            ["build MB/s", f"{b.mb_per_s:.2f}"],
+            ["peak RSS MB", f"{b.peak_rss_mb:.0f}"],
+            ["index MB (index/src)", f"{b.index_bytes / MB:.1f} ({b.index_bytes / b.source_bytes:.2f})"],
+            ["search open / first ms", f"{s.open_ms:.1f} / {s.first_ms:.1f}"],
+            ["search median / p95 ms", f"{s.median:.2f} / {s.p95:.2f} (n={len(s.times_ms)})"],
+            ["search CPU median ms", f"{median(s.cpu_ms):.2f}"],
+            ["hung / refused", f"{len(s.hung)} / {len(s.refused)}"],
+        ],
+    )
+
+
 # -- main --------------------------------------------------------------------------------
 
 
@@ -852,6 +990,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpora", type=Path, default=SHARED / "corpora")
     parser.add_argument("--eval", type=Path, default=SHARED / "eval" / "dev.jsonl")
     parser.add_argument("--quick", action="store_true", help="two small corpora, fewer queries")
+    parser.add_argument(
+        "--scale-mb", type=float, default=None,
+        help=f"size of the generated llms-full.txt (default {SCALE_MB}, {QUICK_SCALE_MB} with --quick; 0 skips)",
+    )
+    parser.add_argument("--only-scale", action="store_true", help="measure only the scale section")
     args = parser.parse_args(argv)
     if not args.corpora.is_dir():
         print(f"no corpora folder at {args.corpora}; nothing to measure (skipped)")
@@ -872,6 +1015,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="docwheel-bench-") as tmp_name:
         tmp = Path(tmp_name)
         use_snapshot(tmp)
+        scale_mb = args.scale_mb if args.scale_mb is not None else (QUICK_SCALE_MB if args.quick else SCALE_MB)
+        if args.only_scale:
+            scale = attempt("scale", run_scale, scale_mb, args.corpora, eval_queries, tmp)
+            if scale:
+                report_scale(scale)
+            print(f"\nbenchmark wall time {time.perf_counter() - started:.0f} s; {load_average()}")
+            return 0
         builds = run_builds(corpora, args.corpora, tmp)
         report_builds(builds)
         if not builds.separate:
@@ -901,10 +1051,14 @@ def main(argv: list[str] | None = None) -> int:
         if mcp:
             report_mcp(mcp)
 
+        scale = attempt("scale", run_scale, scale_mb, args.corpora, eval_queries, tmp) if scale_mb else None
+        if scale:
+            report_scale(scale)
+
     print_table(
-        "6. Summary (worst measured value against each target)",
+        "7. Summary (worst measured value against each target)",
         ["target", "goal", "measured", "where", "result"],
-        summary_rows(builds, search, cold, mcp),
+        summary_rows(builds, search, cold, mcp, scale),
     )
     print(f"\nbenchmark wall time {time.perf_counter() - started:.0f} s; {load_average()}")
     return 0
