@@ -642,3 +642,42 @@ def test_a_streamed_file_with_no_pages_fails_and_leaves_nothing(
     with pytest.raises(SourceError, match="format 'mintlify' found no pages"):
         build_from_file(config, tmp_path / "build" / "index")
     assert not (tmp_path / "build").exists()
+
+
+def test_a_large_fetched_llms_full_is_spooled_and_streamed_into_the_same_index(
+    http_server: HTTPTestServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A body above fetch.SPOOL_BYTES goes to a temporary file and is parsed from it while
+    indexing; the index is the one the same text gives when held; a snapshot of it
+    (docwheel fetch) rebuilds it offline the same way."""
+    from docwheel import fetch, sources
+    from docwheel.snapshot import SnapshotFetch, save_snapshot
+
+    text = LLMS_FULL.read_text(encoding="utf-8")
+    http_server.route("/llms-full.txt", text)
+    config = load_config(write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: web\n    kind: llms-full\n"
+        f"    url: {http_server.url('/llms-full.txt')}\n",
+    ))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    held = build_index(config, tmp_path / "held", fetch=FAST_RETRIES)
+    monkeypatch.setattr(fetch, "SPOOL_BYTES", 100)
+    monkeypatch.setattr(sources, "STREAM_BYTES", 100)
+    lines: list[str] = []
+    spooled = build_index(config, tmp_path / "spooled", fetch=FAST_RETRIES, progress=lines.append)
+    assert any("read as a stream" in line for line in lines)
+    assert index_files(tmp_path / "spooled") == index_files(tmp_path / "held")
+    assert (spooled["pages"], spooled["sections"]) == (held["pages"], held["sections"])
+    assert spooled["sources"][0]["sha256"] == held["sources"][0]["sha256"]
+
+    save_snapshot(config, tmp_path / "snap", fetch=FAST_RETRIES)
+    saved = next((tmp_path / "snap" / "files").iterdir()).read_text(encoding="utf-8")
+    assert saved == text
+    build_index(config, tmp_path / "offline", fetch=SnapshotFetch(tmp_path / "snap"))
+    assert index_files(tmp_path / "offline") == index_files(tmp_path / "held")
+
+
+def index_files(directory: Path) -> dict[str, bytes]:
+    """``tree`` without the manifest, whose fetch times differ from build to build."""
+    return {name: data for name, data in tree(directory).items() if name != "manifest.json"}

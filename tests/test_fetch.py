@@ -346,3 +346,30 @@ def test_https_fetch_and_deadline_work_over_tls(
     error = fetch_error(server.url("/drip.txt"), timeout=0.5, retries=0)
     assert time.monotonic() - start < 1.5
     assert error.reason == "timed out after 0.5s (1 attempt)"
+
+
+def test_a_body_over_the_spool_size_is_written_to_a_temporary_file(
+    http_server: HTTPTestServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(fetch, "SPOOL_BYTES", 1000)
+    body = "# Page\nSource: https://x.example/p\n\n" + "word " * 2000
+    http_server.route("/big.txt", body)
+    got = fetch_text(http_server.url("/big.txt"))
+    assert got.path is not None and got.text == "" and got.data == b""
+    assert got.path.read_text(encoding="utf-8") == body
+    assert (got.size, got.sha256) == (len(body), hashlib.sha256(body.encode()).hexdigest())
+    small = fetch_text(http_server.url("/big.txt"), max_bytes=10**6)
+    assert small.path is not None  # the cap and the spool size are separate things
+    got.path.unlink()
+    small.path.unlink()
+
+
+def test_a_large_html_page_is_refused_without_spooling(
+    http_server: HTTPTestServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(fetch, "SPOOL_BYTES", 1000)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    http_server.route("/page", "<!DOCTYPE html><html>" + "<p>x</p>" * 1000, content_type="text/plain")
+    with pytest.raises(FetchError, match="not text: got an HTML page"):
+        fetch_text(http_server.url("/page"))
+    assert list(tmp_path.iterdir()) == []

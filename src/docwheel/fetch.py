@@ -14,12 +14,15 @@ headers or the body) cannot hold a build for longer than ``timeout`` per attempt
 
 from __future__ import annotations
 
+import atexit
 import codecs
 import functools
 import hashlib
 import http.client
+import os
 import socket
 import ssl
+import tempfile
 import threading
 import time
 import urllib.error
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.message import Message
 from http import HTTPStatus
+from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from . import __version__
@@ -67,6 +71,16 @@ class Fetched:
     # worth keeping (ETag, Last-Modified, Content-Type) as the server sent them.
     data: bytes = field(default=b"", repr=False, compare=False)
     headers: dict[str, str] = field(default_factory=dict, compare=False)
+    # A body larger than SPOOL_BYTES is not held: it is written to this temporary file
+    # (removed when the process ends) and ``text`` and ``data`` are empty.
+    path: Path | None = field(default=None, compare=False)
+
+
+# Bodies above this size go to a temporary file instead of memory (a 200 MB llms-full.txt
+# would otherwise be held as bytes, as text and as parsed pages at once). The same size as
+# sources.STREAM_BYTES, above which a file is parsed as a stream; not imported from there,
+# so that fetching needs no parsing code.
+SPOOL_BYTES = 32 * 1024 * 1024
 
 
 def fetch_text(
@@ -159,37 +173,70 @@ def _read(response: http.client.HTTPResponse, max_bytes: int, deadline: _Deadlin
         raise _Permanent(f"response larger than {max_bytes} bytes")
 
     body = bytearray()
-    while True:
-        # read1 returns as soon as some bytes arrive, so the deadline is checked per chunk;
-        # a read blocked past the deadline is ended by the watchdog.
-        chunk = response.read1(min(_CHUNK, max_bytes + 1 - len(body)))
-        if deadline.expired:
-            raise TimeoutError
-        if not chunk:
-            break
-        body += chunk
-        if len(body) > max_bytes:
-            raise _Permanent(f"response larger than {max_bytes} bytes")
+    digest = hashlib.sha256()
+    size = 0
+    spool = None
+    try:
+        while True:
+            # read1 returns as soon as some bytes arrive, so the deadline is checked per
+            # chunk; a read blocked past the deadline is ended by the watchdog.
+            chunk = response.read1(min(_CHUNK, max_bytes + 1 - size))
+            if deadline.expired:
+                raise TimeoutError
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > max_bytes:
+                raise _Permanent(f"response larger than {max_bytes} bytes")
+            digest.update(chunk)
+            if spool is not None:
+                spool.write(chunk)
+                continue
+            body += chunk
+            if len(body) > SPOOL_BYTES:
+                if _looks_like_html(bytes(body[:4096])):
+                    break  # refused below, without writing a large page to disk
+                spool = tempfile.NamedTemporaryFile(prefix="docwheel-fetch-", delete=False)  # noqa: SIM115
+                atexit.register(_remove, spool.name)
+                spool.write(body)
+                body = bytearray(body[:4096])  # what the checks below look at
+        if spool is not None:
+            spool.close()
+    except BaseException:
+        if spool is not None:
+            spool.close()
+            _remove(spool.name)
+        raise
 
     data = bytes(body)
     if not data:
         raise _Permanent("empty response")
     if _looks_like_html(data):
+        if spool is not None:
+            _remove(spool.name)
         served_as = content_type or "no content type"
         raise _Permanent(f"not text: got an HTML page, not Markdown (served as {served_as})")
-    text = _decode(data, charset)
-    if not text.strip():
+    text = "" if spool is not None else _decode(data, charset)
+    if spool is None and not text.strip():
         raise _Permanent("empty response (only whitespace)")
     return Fetched(
         url=response.geturl(),
         text=text,
-        sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
+        sha256=digest.hexdigest(),
+        size=size,
         content_type=content_type,
         fetched_at=datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        data=data,
+        data=b"" if spool is not None else data,
         headers={k: response.headers[k] for k in SAVED_HEADERS if response.headers.get(k)},
+        path=Path(spool.name) if spool is not None else None,
     )
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 def _is_text_type(content_type: str) -> bool:

@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -34,7 +35,7 @@ from . import __version__
 from .config import Config
 from .errors import BuildError, FetchError
 from .outdir import check_replaceable, replacing
-from .sources import capped, load_source, now_iso
+from .sources import STREAM_BYTES, capped, load_source, now_iso
 
 SNAPSHOT_INDEX = "snapshot.json"
 SNAPSHOT_FORMAT = 1
@@ -59,6 +60,9 @@ class Saved:
     size: int
     content_type: str
     fetched_at: str
+    # A saved body larger than sources.STREAM_BYTES is read from its file, not held: ``text``
+    # is "" and this is the snapshot file (as a fetch's spooled body).
+    path: Path | None = None
 
 
 # -- writing -----------------------------------------------------------------------------
@@ -116,7 +120,11 @@ def save_snapshot(
         for url in recorder.responses:
             file = scratch / FILES_DIR / recorder.responses[url][1]
             if not file.exists():  # one file for identical bodies
-                file.write_bytes(recorder.bodies[recorder.responses[url][1]])
+                body = recorder.bodies[recorder.responses[url][1]]
+                if isinstance(body, Path):  # a body the fetch spooled to a file
+                    shutil.copyfile(body, file)
+                else:
+                    file.write_bytes(body)
         (scratch / SNAPSHOT_INDEX).write_text(
             json.dumps(index, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
@@ -141,19 +149,20 @@ class _Recorder:
         self._fetch = fetch
         self._lock = threading.Lock()
         self.responses: dict[str, tuple[object, str]] = {}  # url -> (response, sha256)
-        self.bodies: dict[str, bytes] = {}  # sha256 -> bytes
+        self.bodies: dict[str, bytes | Path] = {}  # sha256 -> bytes, or a spooled file
         self.count = 0
         self.size = 0
 
     def __call__(self, url: str, **options: object) -> object:
         got = self._fetch(url, **options)  # type: ignore[call-arg]
-        data = got.data  # type: ignore[attr-defined]
-        digest = hashlib.sha256(data).hexdigest()
+        spooled = getattr(got, "path", None)
+        body = spooled if spooled is not None else got.data  # type: ignore[attr-defined]
+        digest = got.sha256 if spooled is not None else hashlib.sha256(body).hexdigest()  # type: ignore[attr-defined, arg-type]
         with self._lock:
             self.responses[url] = (got, digest)
-            self.bodies[digest] = data
+            self.bodies[digest] = body
             self.count += 1
-            self.size += len(data)
+            self.size += got.size  # type: ignore[attr-defined]
         return got
 
     def entry(self, url: str) -> dict:
@@ -163,7 +172,7 @@ class _Recorder:
             "final_url": got.url,  # type: ignore[attr-defined]
             "file": f"{FILES_DIR}/{digest}",
             "sha256": digest,
-            "bytes": len(self.bodies[digest]),
+            "bytes": got.size,  # type: ignore[attr-defined]
             "content_type": got.content_type,  # type: ignore[attr-defined]
             "fetched_at": got.fetched_at,  # type: ignore[attr-defined]
             "headers": dict(got.headers),  # type: ignore[attr-defined]
@@ -207,17 +216,28 @@ class SnapshotFetch:
             # The same cap as a build from the network, so both builds accept the same sources.
             raise FetchError(url, f"response larger than {max_bytes} bytes (max_size)")
         file = self.directory / FILES_DIR / doc["sha256"]
+        content_type = doc.get("content_type") or ""
         try:
-            data = file.read_bytes()
+            large = file.stat().st_size > STREAM_BYTES
+            if large:  # checked in blocks and read from the file later, never held whole
+                digest, data = _file_sha256(file), b""
+            else:
+                data = file.read_bytes()
+                digest = hashlib.sha256(data).hexdigest()
         except OSError as exc:
             raise FetchError(
                 url, f"snapshot file {file} cannot be read: {exc.strerror or exc}"
             ) from None
-        if hashlib.sha256(data).hexdigest() != doc["sha256"]:
+        if digest != doc["sha256"]:
             raise FetchError(
                 url, f"snapshot file {file} changed since it was saved; run docwheel fetch again"
             )
-        content_type = doc.get("content_type") or ""
+        if large:
+            return Saved(
+                url=doc.get("final_url") or url, text="", sha256=digest,
+                size=file.stat().st_size, content_type=content_type,
+                fetched_at=doc.get("fetched_at") or self.fetched_at, path=file,
+            )
         return Saved(
             url=doc.get("final_url") or url,
             text=decode(data, (doc.get("headers") or {}).get("Content-Type", content_type)),
@@ -226,6 +246,14 @@ class SnapshotFetch:
             content_type=content_type,
             fetched_at=doc.get("fetched_at") or self.fetched_at,
         )
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _read_index(directory: Path, named_by: str) -> dict:

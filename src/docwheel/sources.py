@@ -51,6 +51,8 @@ class Raw:
     size: int
     fetched_at: str | None = None
     problem: str | None = None  # e.g. invalid UTF-8, decoded with replacement characters
+    # A fetched body too large to hold, in a file (``fetch.SPOOL_BYTES``); ``text`` is "".
+    spooled: Path | None = None
 
 
 @dataclass
@@ -171,9 +173,14 @@ def _read_file(path: Path, shown: str) -> Raw:
         )
 
 
-def _fetch(fetch: Callable[[str], object], url: str) -> Raw:
+def _fetch(fetch: Callable[[str], object], url: str, *, spool: bool = False) -> Raw:
+    """One URL's text; with ``spool`` a body the fetch wrote to a file stays there (a
+    streamed llms-full reads it), otherwise it is read back as text."""
     got = fetch(url)
-    text = got.text  # type: ignore[attr-defined]
+    spooled = getattr(got, "path", None)
+    if spooled is not None and spool:
+        return Raw(got.url, "", got.sha256, got.size, got.fetched_at, spooled=spooled)  # type: ignore[attr-defined]
+    text = got.text if spooled is None else spooled.read_text(encoding="utf-8", errors="replace")  # type: ignore[attr-defined]
     # fetch decodes with replacement; the bytes are gone, so count what it replaced.
     bad = text.count("\ufffd")
     problem = (
@@ -184,7 +191,7 @@ def _fetch(fetch: Callable[[str], object], url: str) -> Raw:
 
 def _one_document(source: SourceConfig, fetch: Callable[[str], object]) -> Raw:
     if source.url:
-        return _fetch(fetch, source.url)
+        return _fetch(fetch, source.url, spool=True)
     assert source.path is not None
     return _read_file(source.path, str(source.path))
 
@@ -202,6 +209,8 @@ def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Load
     if source.path is not None and not source.url and _large(source.path):
         return _stream_llms_full(source)
     raw = _reraise_named(source, lambda: _one_document(source, fetch))
+    if raw.spooled is not None:
+        return _stream_llms_full(source, raw)
     warnings: list[str] = []
     warn = _warner(source, raw.location, warnings)
     if raw.problem:
@@ -232,17 +241,22 @@ def _large(path: Path) -> bool:
         return False
 
 
-def _stream_llms_full(source: SourceConfig) -> Loaded:
-    """A local llms-full.txt too large to hold: hashed now, parsed while it is indexed."""
-    assert source.path is not None
-    raw = _reraise_named(source, lambda: _digest_file(source.path, str(source.path)))  # type: ignore[arg-type]
+def _stream_llms_full(source: SourceConfig, fetched: Raw | None = None) -> Loaded:
+    """An llms-full.txt too large to hold, a local file or a fetched body the fetch wrote
+    to a file: hashed now, parsed while it is indexed."""
+    if fetched is not None and fetched.spooled is not None:
+        raw, path = fetched, fetched.spooled
+    else:
+        assert source.path is not None
+        path = source.path
+        raw = _reraise_named(source, lambda: _digest_file(path, str(path)))
     warnings: list[str] = []
     warn = _warner(source, raw.location, warnings)
     if raw.problem:
         warn(raw.problem)
     stream = LlmsFullStream(
-        file_lines(source.path),
-        base_url=source.base_url,
+        file_lines(path),
+        base_url=source.base_url or source.url,
         max_level=source.max_level,
         warn=warn,
         layout=source.format,

