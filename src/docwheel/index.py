@@ -681,22 +681,36 @@ class WhooshIndex:
         return self._speller
 
     def _score(self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True) -> np.ndarray:
+        """Every section's score for plain query terms (0 for a section matching none).
+
+        Only the sections that match a term are computed: on a large index most sections
+        match nothing, and whole-array passes per query would dominate its time."""
         scores, matched = self._impacts.scores(terms)
+        hit = np.flatnonzero(matched)
+        out = np.zeros(self._impacts.n_docs, dtype=np.float64)
+        if hit.size == 0:
+            return out
+        pages = self._impacts.pages[hit]
         page_scores, page_matched = self._page_impacts.scores(terms)
+        part = scores[hit]
         if self.coord_power and len(terms) > 1:
             # Sections that match more of the question rank higher (no strict AND). A word
             # found elsewhere on the section's page counts too when self.page_coverage.
-            covered = np.maximum(matched, page_matched[self._impacts.pages]) if self.page_coverage else matched
-            scores = scores * (covered / len(terms)) ** self.coord_power
+            covered = matched[hit]
+            if self.page_coverage:
+                covered = np.maximum(covered, page_matched[pages])
+            part = part * (covered / len(terms)) ** self.coord_power
         if pairs and self.pair_weight:
             pair_scores, _ = self._impacts.scores(pairs)
-            scores = scores + self.pair_weight * pair_scores
+            part = part + self.pair_weight * pair_scores[hit]
         if self.page_weight:
             # A section is also judged by its page: words the question shares with the rest
             # of the page (its title, other sections) are evidence the page answers it.
-            scores = scores + self.page_weight * page_scores[self._impacts.pages]
-        scores[matched == 0] = 0.0
-        return self._demote_changelogs(scores, terms) if demote else scores
+            part = part + self.page_weight * page_scores[pages]
+        if demote and not CHANGE_TERMS.intersection(terms):
+            part = np.where(self._changelog[hit], part * CHANGELOG_FACTOR, part)
+        out[hit] = part
+        return out
 
     def _demote_changelogs(self, scores: np.ndarray, terms: Sequence[str]) -> np.ndarray:
         """Changelog sections count less unless the query asks for changes."""
