@@ -4,8 +4,8 @@
 the docs bundled with docwheel) and returns a ``DocIndex`` for one snapshot or a
 ``Library`` for several. A ``Library`` has the reading methods of ``DocIndex``: a search
 asks each snapshot and merges the results by score; a ref, a source name or a version
-is routed to the snapshot that has it. Source names must be unique across snapshots, since
-refs start with them.
+is routed to the snapshot that has it. Refs start with source names, so a name two
+snapshots share is shown qualified with each one's snapshot name.
 """
 
 from __future__ import annotations
