@@ -85,7 +85,8 @@ class Library:
     def __init__(self, parts: Sequence[DocIndex]):
         self.parts = tuple(parts)
         counts = Counter(source for part in self.parts for source in part.sources)
-        self._route: dict[str, tuple[DocIndex, str]] = {}  # shown name -> (part, its name)
+        # shown name -> (the snapshot, its own name for the source, its renames)
+        self._route: dict[str, tuple[DocIndex, str, dict[str, str]]] = {}
         self._shown: list[dict[str, str]] = []  # per part: its name -> shown name
         for part in self.parts:
             shown = {
@@ -99,9 +100,11 @@ class Library:
                         f"({self._route[name][0].directory} and {part.directory}); "
                         "serve one of them, with --only or --index"
                     )
-                self._route[name] = (part, source)
+                self._route[name] = (part, source, shown)
             self._shown.append(shown)
         self.manifest = _combined_manifest(self.parts, self._shown)
+        # Some snapshots with semantic vectors and some without: see search().
+        self._mixed_semantic = len({part.semantic is not None for part in self.parts}) > 1
         self.directory: Path | None = None
         self._refs: list[str] | None = None
 
@@ -142,8 +145,7 @@ class Library:
             if found is None:
                 valid = ", ".join(self._route) or "(none)"
                 raise QueryError(f"unknown source {source!r}; valid sources: all, {valid}")
-            part, own = found
-            _, shown = self._with_shown(part)
+            part, own, shown = found
             try:
                 part.scope(own, version)
             except QueryError as exc:
@@ -158,9 +160,6 @@ class Library:
             listed = ", ".join(known) if known else "none (no source is versioned)"
             raise QueryError(f"unknown version {version!r}; versions: {listed}")
         return having
-
-    def _with_shown(self, part: DocIndex) -> tuple[DocIndex, dict[str, str]]:
-        return part, self._shown[self.parts.index(part)]
 
     # -- reading -------------------------------------------------------------------------
 
@@ -182,7 +181,7 @@ class Library:
         have semantic vectors and others do not, all are searched by words (mode "lexical")
         unless ``mode`` says otherwise."""
         check_search(query, limit)
-        if mode in (None, "") and len({part.semantic is not None for part in self.parts}) > 1:
+        if mode in (None, "") and self._mixed_semantic:
             mode = "lexical"
         found = []
         for part, own, shown in self._covering(source, version):
@@ -207,8 +206,7 @@ class Library:
             key = ref.partition(":")[0]
             found = self._route.get(key.partition("@")[0])
             if found is not None:
-                part, own = found
-                shown = self._with_shown(part)[1]
+                part, own, shown = found
                 shown_key = key.partition("@")[0]
                 try:
                     return _renamed(part.read(own + ref[len(shown_key):]), shown)

@@ -215,15 +215,7 @@ def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Load
     warn = _warner(source, raw.location, warnings)
     if raw.problem:
         warn(raw.problem)
-    result = parse_llms_full(
-        raw.text,
-        base_url=source.base_url or source.url,
-        max_level=source.max_level,
-        warn=warn,
-        layout=source.format,
-        clean_urls=source.base_url is not None,
-        anchors=source.anchors,
-    )
+    result = parse_llms_full(raw.text, **_llms_full_options(source, warn))
     if not result.pages and source.format and raw.text.strip():
         raise SourceError(
             source.name,
@@ -254,16 +246,20 @@ def _stream_llms_full(source: SourceConfig, fetched: Raw | None = None) -> Loade
     warn = _warner(source, raw.location, warnings)
     if raw.problem:
         warn(raw.problem)
-    stream = LlmsFullStream(
-        file_lines(path),
-        base_url=source.base_url or source.url,
-        max_level=source.max_level,
-        warn=warn,
-        layout=source.format,
-        clean_urls=source.base_url is not None,
-        anchors=source.anchors,
-    )
+    stream = LlmsFullStream(file_lines(path), **_llms_full_options(source, warn))
     return Loaded([], [raw], warnings, layout=source.format or "", stream=stream)
+
+
+def _llms_full_options(source: SourceConfig, warn: Callable[[str], None]) -> dict:
+    """How the sources file asks for an llms-full file to be read, whole or streamed alike."""
+    return {
+        "base_url": source.base_url or source.url,
+        "max_level": source.max_level,
+        "warn": warn,
+        "layout": source.format,
+        "clean_urls": source.base_url is not None,
+        "anchors": source.anchors,
+    }
 
 
 def load_llms_txt(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
