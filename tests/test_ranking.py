@@ -73,6 +73,28 @@ def test_operator_queries_match_by_whoosh_and_rank_by_bm25f(docs):
     assert docs.search("yield* NOT last").results[0].url == "https://mock.example/stubs/yields"
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "stub OR gather",
+        "stub AND callback NOT last",
+        "(yield OR gather) AND argument",
+        "stub OR title:gather OR yield*",
+        '"callback argument" OR asyncio.gather',
+        "nosuchword OR stub",
+    ],
+)
+def test_operator_matching_agrees_with_whoosh_own_matching(docs, query):
+    # Words searched in every field are matched from the impacts, not Whoosh's postings:
+    # the sections must be exactly the ones Whoosh finds.
+    index = docs._wix
+    parsed, _ = index.parse(query)
+    expected = np.zeros(len(index._impacts.pages), dtype=bool)
+    expected[list(index._searcher().docs_for_query(parsed))] = True
+    assert expected.any()
+    assert np.array_equal(index._matches(parsed), expected)
+
+
 def test_a_question_mark_is_not_a_wildcard(docs):
     assert first_url(docs, "can a stub call through to the original?") == (
         "https://mock.example/stubs"

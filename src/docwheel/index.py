@@ -794,7 +794,14 @@ class WhooshIndex:
                 mask[np.fromiter(ids, dtype=np.int64)] = True
             return mask
         if isinstance(q, query.Or):
-            return np.logical_or.reduce([self._matches(c) for c in q.subqueries] or [np.zeros(n_docs, bool)])
+            # The parser flattens "a OR b" into one OR of every word's field terms.
+            words, rest = _split_any_field_words(q.subqueries)
+            mask = np.zeros(n_docs, dtype=bool)
+            for word in words:
+                mask[self._impacts.documents(word)] = True
+            for child in rest:
+                mask |= self._matches(child)
+            return mask
         if isinstance(q, query.And):
             return np.logical_and.reduce([self._matches(c) for c in q.subqueries] or [np.zeros(n_docs, bool)])
         if isinstance(q, query.AndNot):
@@ -896,6 +903,22 @@ def _open_whoosh(directory: Path):
         f"{directory}: the search index cannot be read ({failure}); "
         "reinstall the docs package or rebuild the index"
     )
+
+
+def _split_any_field_words(children: Sequence[query.Query]) -> tuple[list[str], list[query.Query]]:
+    """OR children as (words searched in every one of SEARCH_FIELDS, the other children).
+
+    The parser reads a bare word as one term per searched field; the impacts list the
+    sections holding a word in any field, so such a word needs no walk over five postings.
+    """
+    fields_of: dict[str, set[str]] = {}
+    for child in children:
+        if type(child) is query.Term and child.fieldname in FIELD_BOOSTS:
+            fields_of.setdefault(child.text, set()).add(child.fieldname)
+    whole = {text for text, names in fields_of.items() if len(names) == len(FIELD_BOOSTS)}
+    rest = [c for c in children if not (type(c) is query.Term and c.text in whole)]
+    words = [text.decode() if isinstance(text, bytes) else text for text in whole]
+    return sorted(words), rest
 
 
 def _lift_negations(q: query.Query) -> query.Query:

@@ -149,8 +149,10 @@ class ImpactIndex:
     def load(cls, directory: Path, prefix: str) -> ImpactIndex:
         """Open the arrays memory-mapped (read-only; nothing is copied until used). The word
         list is read only when spelling needs it."""
+        # Plain ndarray views of the maps: numpy.memmap's own slicing costs a Python call
+        # per slice, and a query slices every term's postings.
         keys, spans, docs, weights, pages = (
-            np.load(directory / f"{prefix}{suffix}", mmap_mode="r", allow_pickle=False)
+            np.load(directory / f"{prefix}{suffix}", mmap_mode="r", allow_pickle=False).view(np.ndarray)
             for suffix in ARRAY_SUFFIXES
         )
         words_file = directory / f"{prefix}{WORDS_SUFFIX}"
@@ -179,18 +181,25 @@ class ImpactIndex:
         return self.span(term) is not None
 
     def scores(self, terms: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Summed impacts per section, and how many distinct query terms each matched."""
-        total = np.zeros(self.n_docs, dtype=np.float32)
-        matched = np.zeros(self.n_docs, dtype=np.int16)
-        for term in dict.fromkeys(terms):
-            span = self.span(term)
-            if span is None:
-                continue
-            start, count = span
-            docs = self.docs[start : start + count]
-            total[docs] += self.weights[start : start + count]
-            matched[docs] += 1
-        return total, matched
+        """Summed impacts per section, and how many distinct query terms each matched.
+
+        One ``bincount`` over the terms' postings together: adding term by term into
+        full-size arrays cost a third more on an index of 100,000 sections."""
+        spans = [span for span in map(self.span, dict.fromkeys(terms)) if span is not None]
+        if not spans:
+            return np.zeros(self.n_docs), np.zeros(self.n_docs, dtype=np.int64)
+        docs = np.concatenate([self.docs[start : start + count] for start, count in spans])
+        weights = np.concatenate([self.weights[start : start + count] for start, count in spans])
+        total = np.bincount(docs, weights, minlength=self.n_docs)
+        return total, np.bincount(docs, minlength=self.n_docs)
+
+    def documents(self, term: str) -> np.ndarray:
+        """The sections holding ``term`` in any field, ascending."""
+        span = self.span(term)
+        if span is None:
+            return np.zeros(0, dtype=np.int32)
+        start, count = span
+        return np.asarray(self.docs[start : start + count])
 
     def impact(self, term: str, doc: int) -> float:
         """The impact of ``term`` in section ``doc`` (0 when absent); for explanations."""

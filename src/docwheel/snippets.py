@@ -19,14 +19,16 @@ _MAX_WINDOWS = 300  # candidate passages scored per section (from its first matc
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
+# (pattern, replacement, text that must occur for the pattern to match: most sections
+# have no images, tags or tables, and skipping those passes halves a snippet's cost)
 _INLINE = [
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1"),  # images -> alt text
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1"),  # links -> link text
-    (re.compile(r"<[^>\n]{1,200}>"), " "),  # HTML / JSX tags
-    (re.compile(r"(\*\*|__|`)"), ""),  # bold and code markers
-    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), ""),  # block markers
-    (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), ""),  # table rules
-    (re.compile(r"\|"), " "),
+    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1", "!["),  # images -> alt text
+    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1", "]("),  # links -> link text
+    (re.compile(r"<[^>\n]{1,200}>"), " ", "<"),  # HTML / JSX tags
+    (re.compile(r"(\*\*|__|`)"), "", ""),  # bold and code markers
+    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ""),  # block markers
+    (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), "", "---"),  # table rules
+    (re.compile(r"\|"), " ", "|"),
 ]
 _SENTENCE_END = re.compile(r"[.!?:]\s|\n")
 
@@ -47,8 +49,9 @@ def plain_segments(markdown: str) -> list[_Segment]:
         text = "\n".join(buf)
         buf.clear()
         if not is_code:
-            for pattern, repl in _INLINE:
-                text = pattern.sub(repl, text)
+            for pattern, repl, needed in _INLINE:
+                if needed in text:
+                    text = pattern.sub(repl, text)
         text = re.sub(r"\s+", " ", html.unescape(text)).strip()
         if text:
             segments.append(_Segment(text, is_code))
