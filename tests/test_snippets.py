@@ -50,6 +50,13 @@ def test_snippet_drops_markdown_markup_and_decodes_entities():
     assert "the **config** file & flags" in snippet
 
 
+def test_snippet_drops_reference_links_and_single_emphasis():
+    text = "Clients *SHOULD* send the header; see [the spec][0] and [RFC 8414][rfc]. Cost is 2 * 3 * 4 for *.md, *.txt files."
+    snippet = make_snippet(text, {"header"}, _terms_of)
+    assert "Clients SHOULD send the **header**; see the spec and RFC 8414." in snippet
+    assert "2 * 3 * 4 for *.md, *.txt files" in snippet
+
+
 def test_snippet_leaves_no_dangling_code_fence():
     text = "Install it:\n\n```bash\npip install widget\n```\n\nThen import widget."
     snippet = make_snippet(text, {"widget"}, _terms_of)

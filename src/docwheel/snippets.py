@@ -24,9 +24,12 @@ _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
 _INLINE = [
     (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1", "!["),  # images -> alt text
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1", "]("),  # links -> link text
+    (re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", "]["),  # reference links -> link text
     (re.compile(r"<[^>\n]{1,200}>"), " ", "<"),  # HTML / JSX tags
     (re.compile(r"(\*\*|__|`)"), "", ""),  # bold and code markers
     (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ""),  # block markers
+    # *emphasis* around words (after list markers are gone); "a * b" and "*.md" stay
+    (re.compile(r"(?<![\w*])\*(\w(?:[^*\n]*?[\w).!?])?)\*(?![\w*])"), r"\1", "*"),
     (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), "", "---"),  # table rules
     (re.compile(r"\|"), " ", "|"),
 ]
