@@ -256,27 +256,3 @@ def test_best_per_page_matches_a_full_sort_on_large_inputs_with_ties():
                         break
                 total = len(set(pages[hits].tolist())) if per_page else len(hits)
                 assert best_per_page(scores, pages, limit, per_page=per_page) == (expected, total)
-
-
-def test_a_page_copied_word_for_word_shows_once(tmp_path):
-    # A docs tree keeping a folder per release: identical pages are one answer, not two
-    # results; a copy whose text changed is a different answer and stays.
-    site = tmp_path / "site"
-    page = "# Retries\n\n## Backoff\n\nSet `retry_backoff` to wait longer between retries.\n"
-    for folder in ("v1", "v2"):
-        (site / folder).mkdir(parents=True)
-        (site / folder / "retries.md").write_text(page)
-    (site / "v3").mkdir()
-    (site / "v3" / "retries.md").write_text(page.replace("wait longer", "wait much longer"))
-    (site / "other.md").write_text("# Other\n\nUnrelated text that mentions retries once.\n")
-    config = write_config(
-        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
-    )
-    build_from_file(config, tmp_path / "index")
-    with docwheel.open_index(tmp_path / "index") as index:
-        for sections in (False, True):
-            refs = [h.ref for h in index.search("retry backoff", sections=sections).results]
-            copies = {r.split("/")[0] for r in refs if r.startswith(("s:v1/", "s:v2/"))}
-            assert len(copies) == 1, refs
-            assert any(r.startswith("s:v3/retries") for r in refs), refs
-            assert "s:other" in refs, refs

@@ -655,17 +655,9 @@ class WhooshIndex:
             scores = np.where(matching, scores + MATCH_FLOOR, 0.0)
         if scope is not None:
             scores = np.where(self._scope_mask(scope), scores, 0.0)
+        chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
         searcher = self._searcher()
-        stored: dict[int, dict] = {}
-
-        def copy_key(doc: int) -> tuple:
-            fields = stored[doc] = dict(searcher.stored_fields(doc))
-            return (fields["source"], fields["version"], fields["section"], fields["content_hash"])
-
-        chosen, total = best_per_page(
-            scores, self._impacts.pages, limit, per_page=per_page, copy_key=copy_key
-        )
-        hits = [RawHit(stored[doc], score, doc) for doc, score in chosen]
+        hits = [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
         return Outcome(hits, total, terms, warnings, pairs, fused)
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:

@@ -17,7 +17,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,20 +217,13 @@ class ImpactIndex:
 
 
 def best_per_page(
-    scores: np.ndarray,
-    pages: np.ndarray,
-    limit: int,
-    *,
-    per_page: bool = True,
-    copy_key: Callable[[int], Hashable] | None = None,
+    scores: np.ndarray, pages: np.ndarray, limit: int, *, per_page: bool = True
 ) -> tuple[list[tuple[int, float]], int]:
     """The ``limit`` best sections, at most one per page, and the number of pages matched.
 
     Sections are taken best first; a page's later sections are skipped (unless
     ``per_page`` is off: then every section counts, and so does the total). Ties go to the
-    earlier section, so results are stable across runs. A section whose ``copy_key`` equals
-    that of a better one already taken is skipped too: it is a copy, and ten results
-    should be ten different answers.
+    earlier section, so results are stable across runs.
     """
     hits = np.flatnonzero(scores > 0)
     if hits.size == 0:
@@ -253,37 +246,24 @@ def best_per_page(
         else:
             cutoff = np.partition(hit_scores, hits.size - wanted)[hits.size - wanted]
             candidates = hits[hit_scores >= cutoff]
-        chosen = _first_per_page(candidates, scores, pages, limit, per_page, copy_key)
+        chosen = _first_per_page(candidates, scores, pages, limit, per_page)
         if len(chosen) == limit or candidates.size == hits.size:
             return chosen, total
         wanted *= 4
 
 
 def _first_per_page(
-    candidates: np.ndarray,
-    scores: np.ndarray,
-    pages: np.ndarray,
-    limit: int,
-    per_page: bool,
-    copy_key: Callable[[int], Hashable] | None,
+    candidates: np.ndarray, scores: np.ndarray, pages: np.ndarray, limit: int, per_page: bool
 ) -> list[tuple[int, float]]:
     # Stable order: score descending, then section number ascending.
     order = candidates[np.lexsort((candidates, -scores[candidates]))]
     chosen: list[tuple[int, float]] = []
     seen: set[int] = set()
-    copies: set[Hashable] = set()
     for doc in order:
         page = int(pages[doc])
         if per_page and page in seen:
             continue
         seen.add(page)
-        if copy_key is not None:
-            # A page whose best section copies one already taken is a copy of that page
-            # (a docs tree with a folder per release): its other sections are not wanted.
-            key = copy_key(int(doc))
-            if key in copies:
-                continue
-            copies.add(key)
         chosen.append((int(doc), float(scores[doc])))
         if len(chosen) == limit:
             break
