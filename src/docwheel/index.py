@@ -11,11 +11,17 @@ import copy
 from array import array
 import functools
 import gc
+import heapq
 import marshal
+import operator
+import os
+import pickle
 import random
 import re
 import threading
+import tempfile
 import warnings
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,7 +36,8 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
-from whoosh.writing import PostingPool
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .errors import IndexLoadError, QueryError, SemanticFilesError
@@ -207,9 +214,8 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
     try:
         ix = index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
         # Separate segment files: the compound file would store their modification times.
-        # A smaller posting pool spills to disk sooner: memory stays flat on huge docs.
         writer = ix.writer(compound=False)
-        writer.pool = _ChunkedPool(writer._tempstorage, writer.newsegment, limitmb=POOL_MB)
+        postings = _TermPostings(writer._tempstorage.folder, POOL_MB * 1024 * 1024)
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
         analyser = _FieldAnalyser()
@@ -221,7 +227,7 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
                     row = dict(doc.__dict__)
                     row["order"] = list(doc.order)
                     analysed = {name: analyser.analyse(row[name], name in PAIR_FIELDS) for name in SEARCH_FIELDS}
-                    lengths = _add_document(writer, row, analysed)
+                    lengths = _add_document(writer, postings, row, analysed)
                     if doc.order[0] not in page_numbers:
                         page_path = doc.page_ref.partition(":")[2]
                         changelogs.append(is_changelog(doc.page_title, page_path))
@@ -235,13 +241,15 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
                         [analysed[name][1] for name in SEARCH_FIELDS],
                     )
                     count += 1
+                # Whoosh would sort every posting and write them one call at a time; the
+                # postings are already grouped by term, so they are written term by term.
+                writer._flush_segment = lambda: _flush_segment(writer, postings, known_lengths)
             except BaseException:
                 writer.cancel()
+                postings.cleanup()
                 raise
-            # Whoosh looks up every posting's field length by reading back the lengths
-            # file; hand it the lengths this build already knows (the same values).
-            writer.per_document_reader = lambda: _KnownLengths(known_lengths)
             writer.commit(optimize=True)
+            postings.cleanup()
             impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
         with open(directory / CHANGELOG_FILE, "wb") as f:
             np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
@@ -253,6 +261,8 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
         random.setstate(state)
 
 
+# Postings held in memory before a sorted run is spilled to disk (estimated): memory stays
+# flat on huge docs.
 POOL_MB = 64
 Analysed = tuple[dict[str, list[int]], "Counter[str] | None"]
 
@@ -298,15 +308,16 @@ class _FieldAnalyser:
         return positions, Counter(adjacent_pairs(heads)) if pairs else None
 
 
-def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str, int]:
+def _add_document(writer, postings: _TermPostings, row: dict, analysed: dict[str, Analysed]) -> dict[str, int]:
     """``SegmentWriter.add_document`` with the text fields' postings already analysed; the
-    same postings, lengths and stored values, so the same index bytes. Returns the length
-    of each text field (its number of terms)."""
+    same postings, lengths and stored values, so the same index bytes. The postings go to
+    ``postings``, not to the writer's pool. Returns the length of each text field (its
+    number of terms)."""
     schema = writer.schema
     docnum = writer.docnum
-    add_post = writer.pool.add
     perdoc = writer.perdocwriter
     lengths: dict[str, int] = {}
+    added = 0
     perdoc.start_doc(docnum)
     try:
         for name in sorted(row):
@@ -316,20 +327,34 @@ def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str,
             field = schema[name]
             length = 0
             if name in analysed:
+                terms = postings.field(name)
                 boost = field.format.field_boost
                 encode = field.format.encode
-                for term, positions in analysed[name][0].items():
+                found = analysed[name][0]
+                for term, positions in found.items():
                     freq = len(positions)
                     length += freq
                     # A fresh bytes object per posting: Whoosh pickles a block's values, and
                     # shared objects would pickle as memo references (other bytes on disk).
-                    add_post((name, term.encode("utf-8"), docnum, float(freq) * boost, encode(positions)))
+                    entry = terms.get(term)
+                    if entry is None:
+                        terms[term] = [docnum, float(freq) * boost, encode(positions)]
+                    else:
+                        entry += (docnum, float(freq) * boost, encode(positions))
                 lengths[name] = length
+                added += len(found)
             elif field.indexed:
+                terms = postings.field(name)
                 for tbytes, freq, weight, vbytes in field.index(value):
                     if field.scorable:
                         length += freq
-                    add_post((name, tbytes, docnum, weight, vbytes))
+                    term = tbytes.decode("utf-8")
+                    entry = terms.get(term)
+                    if entry is None:
+                        terms[term] = [docnum, weight, vbytes]
+                    else:
+                        entry += (docnum, weight, vbytes)
+                    added += 1
             perdoc.add_field(name, field, value if field.stored else None, length)
             if field.column_type:
                 perdoc.add_column_value(name, field.column_type, field.to_column_value(value))
@@ -339,61 +364,211 @@ def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str,
     perdoc.finish_doc()
     writer._added = True
     writer.docnum += 1
+    postings.added(added)
     return lengths
 
 
-class _ChunkedPool(PostingPool):
-    """Whoosh's posting pool, spilling each sorted run in chunks of postings (one marshal
-    call per chunk instead of one pickle call per posting, which made spilling slow).
-    Its size estimate is cheaper than Whoosh's; it only decides when a run is spilled,
-    never what is written."""
+class _TermPostings:
+    """A segment's postings grouped by field and term as sections are added.
 
-    CHUNK = 20_000
+    Sections arrive in document-number order, so each term's postings are already in
+    order: only the terms need sorting, not every posting as in Whoosh's pool. A term's
+    postings are one flat list ``[doc, weight, value, doc, weight, value, ...]``. Past
+    ``limit`` bytes (estimated) the terms are spilled, sorted, to a run file; runs hold
+    consecutive document ranges, so merging them joins each term's lists in run order.
+    """
 
-    def add(self, item):
-        self.currentsize += 160 + 2 * len(item[1]) + len(item[4])
-        if self.currentsize > self.limit:
-            self.save()
-        self.current.append(item)
+    CHUNK = 10_000  # postings per marshal call in a run file (bounds memory when merging)
+    POSTING_BYTES = 140  # estimated memory of one posting (list slots, int, float, bytes)
 
-    def _write_run(self, f, items):
-        chunk = []
-        for item in items:
-            chunk.append(item)
-            if len(chunk) == self.CHUNK:
-                marshal.dump(chunk, f)
-                chunk = []
-        if chunk:
-            marshal.dump(chunk, f)
-        f.close()
+    def __init__(self, folder: str, limit: int):
+        self._folder = folder
+        self._limit = limit
+        self._fields: dict[str, dict[str, list]] = {}
+        self._size = 0
+        self._runs: list[str] = []
 
-    def _read_run(self, path):
-        f = self._open_run(path)
-        try:
+    def field(self, name: str) -> dict[str, list]:
+        terms = self._fields.get(name)
+        if terms is None:
+            terms = self._fields[name] = {}
+        return terms
+
+    def added(self, count: int) -> None:
+        """``count`` postings went in: spill once the estimate passes the limit."""
+        self._size += count * self.POSTING_BYTES
+        if self._size > self._limit:
+            self._spill()
+
+    def _sorted(self) -> Iterator[tuple[str, str, list]]:
+        for name in sorted(self._fields):
+            terms = self._fields[name]
+            for term in sorted(terms):
+                yield name, term, terms[term]
+
+    def _spill(self) -> None:
+        fd, path = tempfile.mkstemp(suffix=".run", dir=self._folder)
+        with os.fdopen(fd, "wb") as f:
+            chunk: list = []
+            size = 0
+            for item in self._sorted():
+                chunk.append(item)
+                size += len(item[2])
+                if size >= 3 * self.CHUNK:
+                    _write_frame(f, chunk)
+                    chunk, size = [], 0
+            if chunk:
+                _write_frame(f, chunk)
+        self._runs.append(path)
+        self._fields = {}
+        self._size = 0
+
+    def _read_run(self, path: str, run: int) -> Iterator[tuple[str, str, int, list]]:
+        with open(path, "rb") as f:
             while True:
-                try:
-                    chunk = marshal.load(f)
-                except EOFError:
-                    return
-                yield from chunk
-        finally:
-            f.close()
-            self._remove_run(path)
+                head = f.read(8)
+                if not head:
+                    break
+                for name, term, entry in marshal.loads(f.read(int.from_bytes(head, "little"))):
+                    yield name, term, run, entry
+        os.unlink(path)
+
+    def terms(self) -> Iterator[tuple[str, str, list]]:
+        """(field, term, its postings) in the order Whoosh's files keep: by field name,
+        then by term (the order of code points is the order of their UTF-8 bytes)."""
+        if not self._runs:
+            yield from self._sorted()
+            return
+        last = len(self._runs)
+        streams = [self._read_run(path, n) for n, path in enumerate(self._runs)]
+        streams.append((name, term, last, entry) for name, term, entry in self._sorted())
+        held: tuple[str, str, list] | None = None
+        for name, term, _run, entry in heapq.merge(*streams):
+            if held is not None and held[0] == name and held[1] == term:
+                held[2].extend(entry)
+                continue
+            if held is not None:
+                yield held
+            held = (name, term, entry)
+        if held is not None:
+            yield held
+
+    def cleanup(self) -> None:
+        for path in self._runs:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        self._runs = []
+        self._fields = {}
 
 
-class _KnownLengths:
-    """The part of Whoosh's per-document reader that writing postings uses."""
+def _write_frame(f, items: list) -> None:
+    data = marshal.dumps(items)
+    f.write(len(data).to_bytes(8, "little"))
+    f.write(data)
 
-    def __init__(self, lengths: array):
-        self._lengths = lengths
-        self._columns = {name: i for i, name in enumerate(SEARCH_FIELDS)}
 
-    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
-        column = self._columns.get(fieldname)
-        return 0 if column is None else self._lengths[docnum * len(SEARCH_FIELDS) + column]
+def _flush_segment(writer, postings: _TermPostings, lengths: array) -> None:
+    """``SegmentWriter._flush_segment``, writing the grouped postings term by term."""
+    writer.perdocwriter.close()
+    _write_postings(writer.fieldwriter, writer.schema, postings, lengths, writer.codec)
+    writer.fieldwriter.close()
 
-    def close(self) -> None:
-        pass
+
+class _Block:
+    """The statistics of one block of postings that ``W3TermInfo.add_block`` reads."""
+
+    __slots__ = ("_weights", "_count", "_minlength", "_maxlength", "_maxweight", "_first", "_last")
+
+    def __len__(self) -> int:
+        return self._count
+
+    def min_length(self):
+        return self._minlength
+
+    def max_length(self):
+        return self._maxlength
+
+    def max_weight(self):
+        return self._maxweight
+
+    def min_id(self):
+        return self._first
+
+    def max_id(self):
+        return self._last
+
+
+def _write_postings(fieldwriter, schema, postings: _TermPostings, lengths: array, codec) -> None:
+    """What ``W3FieldWriter.add_postings`` writes for a stream of sorted postings (the same
+    bytes), a term at a time: blocks of ``blocklimit`` postings, each pickled and
+    compressed, and a term info row per term."""
+    postfile = fieldwriter._postfile
+    add_row = fieldwriter._tindex.add
+    fieldmap = fieldwriter._fieldmap
+    blocklimit, compression = codec._blocklimit, codec._compression
+    columns = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+    width = len(SEARCH_FIELDS)
+    current = None
+    for name, term, flat in postings.terms():
+        if name != current:
+            current = name
+            fieldmap.setdefault(name, len(fieldmap))
+            prefix = pack_ushort(fieldmap[name])
+            fixed = schema[name].format.fixed_value_size()
+            column = columns.get(name)
+        docs = flat[0::3]
+        weights = flat[1::3]
+        values = flat[2::3]
+        sizes = [lengths[doc * width + column] for doc in docs] if column is not None else None
+        info = W3TermInfo()
+        start = postfile.tell()
+        postfile.write(WHOOSH3_HEADER_MAGIC)
+        total = len(docs)
+        for at in range(0, total, blocklimit):
+            end = min(at + blocklimit, total)
+            ids = docs[at:end]
+            block = _Block()
+            block._count = end - at
+            block._weights = packed = array("f", weights[at:end])
+            block._maxweight = max(0, max(weights[at:end]))
+            block._first, block._last = ids[0], ids[-1]
+            known = [n for n in sizes[at:end] if n] if sizes is not None else ()
+            block._minlength = min(known) if known else None
+            block._maxlength = max(known) if known else 0
+            info.add_block(block)
+            if all(w == 1.0 for w in packed):
+                mini_weights = None
+            elif all(w == packed[0] for w in packed):
+                mini_weights = packed[0]
+            else:
+                mini_weights = tuple(packed)
+            if fixed is None or fixed < 0:
+                mini_values = tuple(v for v in values[at:end] if v)
+            elif fixed == 0:
+                mini_values = None
+            else:
+                mini_values = b"".join(v for v in values[at:end] if v)
+            deltas = tuple(map(operator.sub, ids, [0, *ids[:-1]]))
+            data = zlib.compress(pickle.dumps((deltas, mini_weights, mini_values), 2), compression)
+            head = pickle.dumps(
+                (
+                    block._count,
+                    block._last,
+                    block._maxweight,
+                    compression,
+                    length_to_byte(block._minlength),
+                    length_to_byte(block._maxlength),
+                ),
+                2,
+            )
+            size = len(head) + len(data)
+            postfile.write(pack_int(-size if end == total else size))
+            postfile.write(head)
+            postfile.write(data)
+        info.set_extent(start, postfile.tell() - start)
+        add_row(prefix + term.encode("utf-8"), info.to_bytes())
 
 
 def _stored_length(length: int) -> int:

@@ -1,0 +1,96 @@
+"""Writing the index: docwheel's own posting writer against Whoosh's, and spilled against held.
+
+``index.write_index`` hands Whoosh ready postings and writes them term by term itself; these
+tests pin that the files are the bytes Whoosh's own ``add_document`` and ``commit`` write.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES, write_config
+from whoosh import index as whoosh_index
+
+from docwheel import index
+from docwheel.build import build_from_file
+from docwheel.index import INDEX_NAME, IndexDoc, make_schema, write_index
+
+WORDS = (
+    "server client token rotate keys getUserName snake_case HTTPServer asyncio.gather "
+    "the and how naïve café 東京 v2.1 --verbose x"
+).split()
+
+
+def sample_docs(count: int) -> list[IndexDoc]:
+    """Sections whose common words recur in more than one block (128 postings) of a term."""
+    rng = random.Random(7)
+    docs = []
+    for n in range(count):
+        page = n // 3
+        words = [rng.choice(WORDS) for _ in range(rng.randint(0, 60))]
+        docs.append(
+            IndexDoc(
+                ref=f"s:p{page}#a{n}",
+                page_ref=f"s:p{page}",
+                source="s",
+                version="",
+                url=f"https://x.example/p{page}",
+                anchor=f"a{n}",
+                page_title=f"Page {page}",
+                heading_text=f"Heading {n}",
+                section=f"Page {page} > Heading {n}",
+                level=2,
+                page_description="about servers" if n % 3 == 0 else "",
+                content=" ".join(words),
+                content_hash="0" * 64,
+                order=(page, n % 3),
+                title=f"Page {page} {words[0] if words else ''}",
+                heading=f"Heading {n}",
+                description="about servers" if n % 3 == 0 else "",
+                body=" ".join(words[: len(words) // 2]),
+                code=" ".join(words[len(words) // 2 :]),
+            )
+        )
+    return docs
+
+
+def whoosh_files(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.name.startswith(("_", INDEX_NAME))}
+
+
+def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) -> None:
+    docs = sample_docs(400)
+    ours = tmp_path / "ours"
+    write_index(docs, ours)
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    random.seed(0)
+    ix = whoosh_index.create_in(str(theirs), make_schema(), indexname=INDEX_NAME)
+    writer = ix.writer(compound=False)
+    for doc in docs:
+        row = dict(doc.__dict__)
+        row["order"] = list(doc.order)
+        writer.add_document(**row)
+    writer.commit(optimize=True)
+    ix.close()
+    (theirs / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
+
+    assert whoosh_files(ours) == whoosh_files(theirs)
+
+
+def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n"
+        f"  - name: llms\n    kind: llms-full\n    path: {FIXTURES / 'llms' / 'llms-full.txt'}\n",
+    )
+    build_from_file(config, tmp_path / "held")
+    monkeypatch.setattr(index, "POOL_MB", 0.005)  # a run every few dozen postings
+    build_from_file(config, tmp_path / "spilled")
+    assert whoosh_files(tmp_path / "spilled") == whoosh_files(tmp_path / "held")
+    assert len(whoosh_files(tmp_path / "held")) > 3
