@@ -1,4 +1,5 @@
-"""Writing the index: docwheel's own posting writer against Whoosh's, and spilled against held.
+"""Writing the index: docwheel's posting writer against Whoosh's, spilled against held, and
+the analysis helper process against analysing in the build process.
 
 ``index.write_index`` hands Whoosh ready postings and writes them term by term itself; these
 tests pin that the files are the bytes Whoosh's own ``add_document`` and ``commit`` write.
@@ -15,6 +16,8 @@ from whoosh import index as whoosh_index
 
 from docwheel import index
 from docwheel.build import build_from_file
+from docwheel.errors import BuildError, SourceError
+from docwheel.helper import HelperProcess
 from docwheel.index import INDEX_NAME, IndexDoc, make_schema, write_index
 
 WORDS = (
@@ -94,3 +97,90 @@ def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
     build_from_file(config, tmp_path / "spilled")
     assert whoosh_files(tmp_path / "spilled") == whoosh_files(tmp_path / "held")
     assert len(whoosh_files(tmp_path / "held")) > 3
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def child_processes() -> set[int]:
+    """Live children of this process (the helper must not outlive a build)."""
+    found: set[int] = set()
+    for task in Path("/proc/self/task").iterdir():
+        found.update(int(pid) for pid in (task / "children").read_text().split())
+    return found
+
+
+def test_analysis_in_a_helper_process_writes_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)  # many batches in flight
+    docs = sample_docs(400)
+    write_index(docs, tmp_path / "here")
+    before = child_processes()
+    write_index(docs, tmp_path / "helper", helper=True)
+    assert tree(tmp_path / "helper") == tree(tmp_path / "here")
+    assert child_processes() == before
+
+
+def test_a_source_failing_during_a_helper_build_raises_its_own_error_and_ends_the_helper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)
+
+    def docs():
+        yield from sample_docs(300)
+        raise SourceError("local", "big.txt", "cannot read: Input/output error")
+
+    before = child_processes()
+    with pytest.raises(SourceError) as info:
+        write_index(docs(), tmp_path / "index", helper=True)
+    assert str(info.value) == "source 'local' (big.txt): cannot read: Input/output error"
+    assert child_processes() == before
+
+
+def test_a_failure_inside_the_helper_process_is_a_build_error() -> None:
+    helper = HelperProcess("docwheel.index", "_serve_analysis", "build's analysis process")
+    try:
+        helper.request(("sections", [(0, None)]))
+        with pytest.raises(BuildError, match=r"^the build's analysis process failed: TypeError: "):
+            helper.reply()
+    finally:
+        helper.close()
+
+
+def test_a_build_large_enough_for_the_helper_gives_the_same_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import build
+
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n"
+        f"  - name: llms\n    kind: llms-full\n    path: {FIXTURES / 'llms' / 'llms-full.txt'}\n",
+    )
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    build_from_file(config, tmp_path / "here")
+    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    build_from_file(config, tmp_path / "helper")
+    assert tree(tmp_path / "helper") == tree(tmp_path / "here")
+
+
+def test_a_streamed_source_failing_in_a_helper_build_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import build, sources
+
+    (tmp_path / "llms-full.txt").write_text("# Title\n\ntext\n", encoding="utf-8")
+    config = write_config(
+        tmp_path,
+        "name: t\nsources:\n  - name: local\n    kind: llms-full\n    path: llms-full.txt\n"
+        "    format: mintlify\n",
+    )
+    monkeypatch.setattr(sources, "STREAM_BYTES", 0)
+    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    before = child_processes()
+    with pytest.raises(SourceError, match="format 'mintlify' found no pages"):
+        build_from_file(config, tmp_path / "build" / "index")
+    assert not (tmp_path / "build").exists()
+    assert child_processes() == before

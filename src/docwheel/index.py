@@ -22,7 +22,7 @@ import threading
 import tempfile
 import warnings
 import zlib
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,14 +199,16 @@ class IndexDoc:
     code: str
 
 
-def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
+def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = False) -> int:
     """Write a fresh single-segment index into an empty ``directory``; return the doc count.
 
-    Each section's text is analysed once (``_FieldAnalyser``): the terms go to Whoosh as
+    Each section's text is analysed once (``_SectionAnalyser``): the terms go to Whoosh as
     ready postings and their counts to the impact builder, so Whoosh's analyser chain never
-    runs at build time and no posting is read back. The global ``random`` (Whoosh names
-    segments with it) is seeded for the write and restored afterwards, so segment names do
-    not vary between builds.
+    runs at build time and no posting is read back. With ``helper`` the analysis and the
+    impact arrays are done by a helper process on another core while this one writes the
+    Whoosh files; the helper sees the sections in the same order, so the files are the same
+    bytes either way. The global ``random`` (Whoosh names segments with it) is seeded for the
+    write and restored afterwards, so segment names do not vary between builds.
     """
     directory.mkdir(parents=True, exist_ok=True)
     state = random.getstate()
@@ -218,39 +220,35 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
         postings = _TermPostings(writer._tempstorage.folder, POOL_MB * 1024 * 1024)
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
-        analyser = _FieldAnalyser()
         known_lengths = array("q")  # stored length of each section's text fields, in a row
         count = 0
-        with ImpactBuilder(list(FIELD_WEIGHTS.values())) as impacts:
+        with _HelperAnalysis() if helper else _LocalAnalysis() as analysis:
             try:
                 for doc in docs:
-                    row = dict(doc.__dict__)
-                    row["order"] = list(doc.order)
-                    analysed = {name: analyser.analyse(row[name], name in PAIR_FIELDS) for name in SEARCH_FIELDS}
-                    lengths = _add_document(writer, postings, row, analysed)
                     if doc.order[0] not in page_numbers:
                         page_path = doc.page_ref.partition(":")[2]
                         changelogs.append(is_changelog(doc.page_title, page_path))
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
-                    stored_lengths = [_stored_length(lengths.get(name, 0)) for name in SEARCH_FIELDS]
-                    known_lengths.extend(stored_lengths)
-                    impacts.add_section(
-                        page,
-                        stored_lengths,
-                        [{t: len(p) for t, p in analysed[name][0].items()} for name in SEARCH_FIELDS],
-                        [analysed[name][1] for name in SEARCH_FIELDS],
-                    )
+                    texts = [getattr(doc, name) for name in SEARCH_FIELDS]
+                    for done, (lengths, terms) in analysis.put(page, texts, doc):
+                        _add_document(writer, postings, done, lengths, terms)
+                        known_lengths.extend(map(_stored_length, lengths))
+                        count += 1
+                for done, (lengths, terms) in analysis.drain():
+                    _add_document(writer, postings, done, lengths, terms)
+                    known_lengths.extend(map(_stored_length, lengths))
                     count += 1
                 # Whoosh would sort every posting and write them one call at a time; the
                 # postings are already grouped by term, so they are written term by term.
                 writer._flush_segment = lambda: _flush_segment(writer, postings, known_lengths)
+                analysis.start_writing(directory)
             except BaseException:
                 writer.cancel()
                 postings.cleanup()
                 raise
             writer.commit(optimize=True)
             postings.cleanup()
-            impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
+            analysis.finish_writing(directory)
         with open(directory / CHANGELOG_FILE, "wb") as f:
             np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
         ix.close()
@@ -265,6 +263,144 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
 # flat on huge docs.
 POOL_MB = 64
 Analysed = tuple[dict[str, list[int]], "Counter[str] | None"]
+# One section analysed: the length of each text field (its number of terms), and per text
+# field its postings as one flat list [term, weight, encoded positions, term, ...].
+SectionPostings = tuple[list[int], list[list]]
+
+
+class _SectionAnalyser:
+    """Analyses a section's text fields into postings and hands their counts to the impact
+    builder; the same code in the build process and in the helper."""
+
+    def __init__(self, impacts: ImpactBuilder):
+        self._impacts = impacts
+        self._fields = _FieldAnalyser()
+        schema = make_schema()
+        self._formats = [
+            (schema[name].format.field_boost, schema[name].format.encode, name in PAIR_FIELDS)
+            for name in SEARCH_FIELDS
+        ]
+
+    def __call__(self, page: int, texts: Sequence[str]) -> SectionPostings:
+        lengths: list[int] = []
+        postings: list[list] = []
+        counts: list[dict[str, int]] = []
+        pairs: list = []
+        for text, (boost, encode, paired) in zip(texts, self._formats):
+            positions, pair_counts = self._fields.analyse(text, paired)
+            flat: list = []
+            freqs: dict[str, int] = {}
+            length = 0
+            for term, found in positions.items():
+                freq = len(found)
+                length += freq
+                freqs[term] = freq
+                # A fresh bytes object per posting: Whoosh pickles a block's values, and
+                # shared objects would pickle as memo references (other bytes on disk).
+                flat += (term, float(freq) * boost, encode(found))
+            lengths.append(length)
+            postings.append(flat)
+            counts.append(freqs)
+            pairs.append(pair_counts)
+        self._impacts.add_section(page, [_stored_length(n) for n in lengths], counts, pairs)
+        return lengths, postings
+
+
+def _new_impacts() -> ImpactBuilder:
+    return ImpactBuilder(list(FIELD_WEIGHTS.values()))
+
+
+class _LocalAnalysis:
+    """Sections analysed in the build process, each as it comes."""
+
+    def __enter__(self) -> _LocalAnalysis:
+        self._impacts = _new_impacts()
+        self._analyse = _SectionAnalyser(self._impacts)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._impacts.__exit__(*exc)
+
+    def put(self, page: int, texts: list[str], doc: IndexDoc) -> list[tuple[IndexDoc, SectionPostings]]:
+        return [(doc, self._analyse(page, texts))]
+
+    def drain(self) -> list[tuple[IndexDoc, SectionPostings]]:
+        return []
+
+    def start_writing(self, directory: Path) -> None:
+        pass
+
+    def finish_writing(self, directory: Path) -> None:
+        self._impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
+
+
+class _HelperAnalysis:
+    """Sections analysed by a helper process (``_serve_analysis``), sent in batches with a
+    few in flight, their postings taken back in order; the helper also builds and writes the
+    impact arrays, while this process writes the Whoosh files."""
+
+    BATCH_CHARS = 400_000
+    IN_FLIGHT = 3
+
+    def __enter__(self) -> _HelperAnalysis:
+        from .helper import HelperProcess
+
+        self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
+        self._batch: list[tuple[int, list[str]]] = []
+        self._docs: list[IndexDoc] = []
+        self._chars = 0
+        self._pending: deque[list[IndexDoc]] = deque()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._helper.close()
+
+    def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
+        self._batch.append((page, texts))
+        self._docs.append(doc)
+        self._chars += sum(map(len, texts))
+        if self._chars >= self.BATCH_CHARS:
+            self._send()
+            while len(self._pending) >= self.IN_FLIGHT:
+                yield from self._receive()
+
+    def drain(self) -> Iterator[tuple[IndexDoc, SectionPostings]]:
+        if self._batch:
+            self._send()
+        while self._pending:
+            yield from self._receive()
+
+    def _send(self) -> None:
+        self._helper.request(("sections", self._batch))
+        self._pending.append(self._docs)
+        self._batch, self._docs, self._chars = [], [], 0
+
+    def _receive(self) -> Iterator[tuple[IndexDoc, SectionPostings]]:
+        docs = self._pending.popleft()
+        return zip(docs, self._helper.reply())
+
+    def start_writing(self, directory: Path) -> None:
+        self._helper.request(("write", str(directory)))
+
+    def finish_writing(self, directory: Path) -> None:
+        self._helper.reply()
+
+
+def _serve_analysis() -> None:
+    """The helper process of ``_HelperAnalysis``."""
+    from .helper import serve
+
+    with _new_impacts() as impacts:
+        analyse = _SectionAnalyser(impacts)
+
+        def handle(request: tuple[str, object]) -> object:
+            kind, payload = request
+            if kind == "sections":
+                return [analyse(page, texts) for page, texts in payload]  # type: ignore[union-attr]
+            impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
+            return None
+
+        serve(handle)
 
 
 class _FieldAnalyser:
@@ -308,15 +444,20 @@ class _FieldAnalyser:
         return positions, Counter(adjacent_pairs(heads)) if pairs else None
 
 
-def _add_document(writer, postings: _TermPostings, row: dict, analysed: dict[str, Analysed]) -> dict[str, int]:
-    """``SegmentWriter.add_document`` with the text fields' postings already analysed; the
-    same postings, lengths and stored values, so the same index bytes. The postings go to
-    ``postings``, not to the writer's pool. Returns the length of each text field (its
-    number of terms)."""
+_TEXT_FIELD = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+
+
+def _add_document(
+    writer, postings: _TermPostings, doc: IndexDoc, lengths: list[int], analysed: list[list]
+) -> None:
+    """``SegmentWriter.add_document`` with the text fields' postings already analysed
+    (``SectionPostings``); the same postings, lengths and stored values, so the same index
+    bytes. The postings go to ``postings``, not to the writer's pool."""
     schema = writer.schema
     docnum = writer.docnum
     perdoc = writer.perdocwriter
-    lengths: dict[str, int] = {}
+    row = dict(doc.__dict__)
+    row["order"] = list(doc.order)
     added = 0
     perdoc.start_doc(docnum)
     try:
@@ -326,23 +467,18 @@ def _add_document(writer, postings: _TermPostings, row: dict, analysed: dict[str
                 continue
             field = schema[name]
             length = 0
-            if name in analysed:
+            column = _TEXT_FIELD.get(name)
+            if column is not None:
                 terms = postings.field(name)
-                boost = field.format.field_boost
-                encode = field.format.encode
-                found = analysed[name][0]
-                for term, positions in found.items():
-                    freq = len(positions)
-                    length += freq
-                    # A fresh bytes object per posting: Whoosh pickles a block's values, and
-                    # shared objects would pickle as memo references (other bytes on disk).
-                    entry = terms.get(term)
+                flat = analysed[column]
+                length = lengths[column]
+                for at in range(0, len(flat), 3):
+                    entry = terms.get(flat[at])
                     if entry is None:
-                        terms[term] = [docnum, float(freq) * boost, encode(positions)]
+                        terms[flat[at]] = [docnum, flat[at + 1], flat[at + 2]]
                     else:
-                        entry += (docnum, float(freq) * boost, encode(positions))
-                lengths[name] = length
-                added += len(found)
+                        entry += (docnum, flat[at + 1], flat[at + 2])
+                added += len(flat) // 3
             elif field.indexed:
                 terms = postings.field(name)
                 for tbytes, freq, weight, vbytes in field.index(value):
@@ -365,7 +501,6 @@ def _add_document(writer, postings: _TermPostings, row: dict, analysed: dict[str
     writer._added = True
     writer.docnum += 1
     postings.added(added)
-    return lengths
 
 
 class _TermPostings:
@@ -476,6 +611,9 @@ def _flush_segment(writer, postings: _TermPostings, lengths: array) -> None:
     writer.fieldwriter.close()
 
 
+_WRITE_BYTES = 1 << 20
+
+
 class _Block:
     """The statistics of one block of postings that ``W3TermInfo.add_block`` reads."""
 
@@ -505,6 +643,9 @@ def _write_postings(fieldwriter, schema, postings: _TermPostings, lengths: array
     bytes), a term at a time: blocks of ``blocklimit`` postings, each pickled and
     compressed, and a term info row per term."""
     postfile = fieldwriter._postfile
+    # Written in large pieces: a write call per block part was a fifth of this function.
+    out = bytearray()
+    base = postfile.tell()
     add_row = fieldwriter._tindex.add
     fieldmap = fieldwriter._fieldmap
     blocklimit, compression = codec._blocklimit, codec._compression
@@ -523,8 +664,12 @@ def _write_postings(fieldwriter, schema, postings: _TermPostings, lengths: array
         values = flat[2::3]
         sizes = [lengths[doc * width + column] for doc in docs] if column is not None else None
         info = W3TermInfo()
-        start = postfile.tell()
-        postfile.write(WHOOSH3_HEADER_MAGIC)
+        if len(out) >= _WRITE_BYTES:
+            postfile.write(out)
+            base += len(out)
+            out.clear()
+        start = base + len(out)
+        out += WHOOSH3_HEADER_MAGIC
         total = len(docs)
         for at in range(0, total, blocklimit):
             end = min(at + blocklimit, total)
@@ -564,11 +709,12 @@ def _write_postings(fieldwriter, schema, postings: _TermPostings, lengths: array
                 2,
             )
             size = len(head) + len(data)
-            postfile.write(pack_int(-size if end == total else size))
-            postfile.write(head)
-            postfile.write(data)
-        info.set_extent(start, postfile.tell() - start)
+            out += pack_int(-size if end == total else size)
+            out += head
+            out += data
+        info.set_extent(start, base + len(out) - start)
         add_row(prefix + term.encode("utf-8"), info.to_bytes())
+    postfile.write(out)
 
 
 def _stored_length(length: int) -> int:

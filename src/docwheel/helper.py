@@ -1,0 +1,131 @@
+"""A helper process for the build: requests in order, replies in order, over its pipes.
+
+The build uses one to analyse sections on a second core while it writes the index. It is a
+plain child interpreter (``python -c``) that imports docwheel and runs one serving function,
+not a ``multiprocessing`` worker: nothing of the parent's ``__main__`` is re-imported (a
+build hook or an unguarded script would run again) and nothing is forked from a process
+that may hold threads. Requests and replies are pickled frames; a reader thread drains the
+child's replies, so neither side can block the other on a full pipe.
+"""
+
+from __future__ import annotations
+
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, Any
+
+from .errors import BuildError
+
+_HEAD = 8  # bytes of a frame's length
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[1])
+_CLOSED = object()
+
+
+def send_frame(stream: IO[bytes], obj: Any) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(len(data).to_bytes(_HEAD, "little"))
+    stream.write(data)
+    stream.flush()
+
+
+def read_frame(stream: IO[bytes]) -> Any:
+    """The next frame's object; ``_CLOSED`` at the end of the stream."""
+    head = stream.read(_HEAD)
+    if len(head) < _HEAD:
+        return _CLOSED
+    size = int.from_bytes(head, "little")
+    data = stream.read(size)
+    if len(data) < size:
+        return _CLOSED
+    return pickle.loads(data)
+
+
+class HelperProcess:
+    """``python -c 'from {module} import {function}; {function}()'`` as a request/reply
+    service. ``request`` sends without waiting; ``reply`` returns the replies in the order
+    the requests were sent. A failure in the child becomes a ``BuildError``."""
+
+    def __init__(self, module: str, function: str, what: str):
+        self.what = what
+        code = (
+            f"import sys; sys.path.insert(0, {_PACKAGE_ROOT!r}); "
+            f"from {module} import {function}; {function}()"
+        )
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+        )
+        self._replies: queue.SimpleQueue = queue.SimpleQueue()
+        self._reader = threading.Thread(target=self._read, name=f"docwheel {what}", daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self._proc.stdout is not None
+        try:
+            while True:
+                reply = read_frame(self._proc.stdout)
+                self._replies.put(reply)
+                if reply is _CLOSED:
+                    return
+        except BaseException as exc:  # a damaged frame: the waiting side reports it
+            self._replies.put(("error", f"{type(exc).__name__}: {exc}"))
+
+    def request(self, obj: Any) -> None:
+        assert self._proc.stdin is not None
+        try:
+            send_frame(self._proc.stdin, obj)
+        except (BrokenPipeError, OSError):
+            self._failed("stopped")
+
+    def reply(self) -> Any:
+        got = self._replies.get()
+        if got is _CLOSED:
+            self._failed("stopped")
+        status, value = got
+        if status == "error":
+            self.close()
+            raise BuildError(f"the {self.what} failed: {value}")
+        return value
+
+    def _failed(self, how: str) -> None:
+        code = self._proc.wait()
+        raise BuildError(f"the {self.what} {how} (exit status {code})")
+
+    def close(self) -> None:
+        """Stop the child: closing its input ends its loop; a child that does not end soon
+        (a failure elsewhere left it mid-request) is killed."""
+        if self._proc.stdin and not self._proc.stdin.closed:
+            try:
+                self._proc.stdin.close()
+            except OSError:
+                pass
+        try:
+            self._proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+        self._reader.join(timeout=10)
+        if self._proc.stdout:
+            self._proc.stdout.close()
+
+
+def serve(handle: Callable[[Any], Any]) -> None:
+    """The child's side: each request frame on stdin gets ``("ok", handle(request))`` on
+    stdout, until stdin closes. A failure is replied as ``("error", message)`` and ends the
+    child. Anything the handler prints goes to stderr, never into the frames."""
+    requests, replies = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr
+    while True:
+        request = read_frame(requests)
+        if request is _CLOSED:
+            return
+        try:
+            reply = ("ok", handle(request))
+        except BaseException as exc:
+            send_frame(replies, ("error", f"{type(exc).__name__}: {exc}"))
+            raise SystemExit(1) from None
+        send_frame(replies, reply)
