@@ -111,10 +111,14 @@ def child_processes() -> set[int]:
     return found
 
 
-def test_analysis_in_a_helper_process_writes_the_same_files(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+# How many batches the helper may hold before the build process analyses one itself: 0,
+# every batch here (the helper only counts); 1, whichever side is free; 100, all in the helper.
+@pytest.mark.parametrize("in_flight", [0, 1, 100])
+def test_analysis_shared_with_a_helper_process_writes_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_flight: int
 ) -> None:
     monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)  # many batches in flight
+    monkeypatch.setattr(index._HelperAnalysis, "IN_FLIGHT", in_flight)
     docs = sample_docs(400)
     write_index(docs, tmp_path / "here")
     before = child_processes()

@@ -5,7 +5,8 @@ plain child interpreter (``python -c``) that imports docwheel and runs one servi
 not a ``multiprocessing`` worker: nothing of the parent's ``__main__`` is re-imported (a
 build hook or an unguarded script would run again) and nothing is forked from a process
 that may hold threads. Requests and replies are pickled frames; a reader thread drains the
-child's replies, so neither side can block the other on a full pipe.
+child's replies and a writer thread feeds it the requests, so neither side waits for the
+other on a full pipe: a request is queued and the build process goes on with its work.
 """
 
 from __future__ import annotations
@@ -60,8 +61,11 @@ class HelperProcess:
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
         self._replies: queue.SimpleQueue = queue.SimpleQueue()
-        self._reader = threading.Thread(target=self._read, name=f"docwheel {what}", daemon=True)
+        self._requests: queue.SimpleQueue = queue.SimpleQueue()
+        self._reader = threading.Thread(target=self._read, name=f"docwheel {what} replies", daemon=True)
+        self._writer = threading.Thread(target=self._write, name=f"docwheel {what} requests", daemon=True)
         self._reader.start()
+        self._writer.start()
 
     def _read(self) -> None:
         assert self._proc.stdout is not None
@@ -74,12 +78,32 @@ class HelperProcess:
         except BaseException as exc:  # a damaged frame: the waiting side reports it
             self._replies.put(("error", f"{type(exc).__name__}: {exc}"))
 
-    def request(self, obj: Any) -> None:
-        assert self._proc.stdin is not None
+    def _write(self) -> None:
+        """Feed the queued requests to the child; ``None`` closes its input. A child that
+        stopped reading is reported by the reader's end of stream."""
+        stdin = self._proc.stdin
+        assert stdin is not None
         try:
-            send_frame(self._proc.stdin, obj)
-        except (BrokenPipeError, OSError):
-            self._failed("stopped")
+            while True:
+                obj = self._requests.get()
+                if obj is None:
+                    break
+                send_frame(stdin, obj)
+        except OSError:
+            pass
+        finally:
+            try:
+                stdin.close()
+            except OSError:
+                pass
+
+    def request(self, obj: Any) -> None:
+        """Queue ``obj`` for the child; never waits."""
+        self._requests.put(obj)
+
+    def answered(self) -> bool:
+        """True when the oldest unanswered request has its reply (``reply`` will not wait)."""
+        return not self._replies.empty()
 
     def reply(self) -> Any:
         got = self._replies.get()
@@ -98,11 +122,8 @@ class HelperProcess:
     def close(self) -> None:
         """Stop the child: closing its input ends its loop; a child that does not end soon
         (a failure elsewhere left it mid-request) is killed."""
-        if self._proc.stdin and not self._proc.stdin.closed:
-            try:
-                self._proc.stdin.close()
-            except OSError:
-                pass
+        self._requests.put(None)
+        self._writer.join(timeout=10)
         try:
             self._proc.wait(timeout=10)
         except subprocess.TimeoutExpired:

@@ -269,11 +269,10 @@ SectionPostings = tuple[list[int], list[list]]
 
 
 class _SectionAnalyser:
-    """Analyses a section's text fields into postings and hands their counts to the impact
-    builder; the same code in the build process and in the helper."""
+    """Analyses a section's text fields into postings and the counts the impact builder
+    takes; the same code in the build process and in the helper."""
 
-    def __init__(self, impacts: ImpactBuilder):
-        self._impacts = impacts
+    def __init__(self) -> None:
         self._fields = _FieldAnalyser()
         schema = make_schema()
         self._formats = [
@@ -281,7 +280,7 @@ class _SectionAnalyser:
             for name in SEARCH_FIELDS
         ]
 
-    def __call__(self, page: int, texts: Sequence[str]) -> SectionPostings:
+    def __call__(self, page: int, texts: Sequence[str]) -> tuple[SectionPostings, SectionCounts]:
         lengths: list[int] = []
         postings: list[list] = []
         counts: list[dict[str, int]] = []
@@ -302,8 +301,11 @@ class _SectionAnalyser:
             postings.append(flat)
             counts.append(freqs)
             pairs.append(pair_counts)
-        self._impacts.add_section(page, [_stored_length(n) for n in lengths], counts, pairs)
-        return lengths, postings
+        return (lengths, postings), (page, [_stored_length(n) for n in lengths], counts, pairs)
+
+
+# What the impact builder takes for one section (``ImpactBuilder.add_section``'s arguments).
+SectionCounts = tuple[int, list[int], list[dict[str, int]], list]
 
 
 def _new_impacts() -> ImpactBuilder:
@@ -315,14 +317,16 @@ class _LocalAnalysis:
 
     def __enter__(self) -> _LocalAnalysis:
         self._impacts = _new_impacts()
-        self._analyse = _SectionAnalyser(self._impacts)
+        self._analyse = _SectionAnalyser()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._impacts.__exit__(*exc)
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> list[tuple[IndexDoc, SectionPostings]]:
-        return [(doc, self._analyse(page, texts))]
+        postings, counts = self._analyse(page, texts)
+        self._impacts.add_section(*counts)
+        return [(doc, postings)]
 
     def drain(self) -> list[tuple[IndexDoc, SectionPostings]]:
         return []
@@ -335,21 +339,30 @@ class _LocalAnalysis:
 
 
 class _HelperAnalysis:
-    """Sections analysed by a helper process (``_serve_analysis``), sent in batches with a
-    few in flight, their postings taken back in order; the helper also builds and writes the
-    impact arrays, while this process writes the Whoosh files."""
+    """Sections analysed by a helper process (``_serve_analysis``) in batches, their
+    postings taken back in order; the helper also builds the impact arrays and writes them
+    while this process writes the Whoosh files.
 
-    BATCH_CHARS = 400_000
-    IN_FLIGHT = 3
+    When the helper already has ``IN_FLIGHT`` batches to do, this process analyses the
+    next batch itself and sends the helper only its counts, so neither core waits for the
+    other. Who analysed what depends on timing, but the analysis is the same function and
+    the impact builder sees every section in order, so the files never do."""
+
+    BATCH_CHARS = 200_000
+    IN_FLIGHT = 2
+    MAX_PENDING = 8  # batches not yet taken back (bounds memory)
 
     def __enter__(self) -> _HelperAnalysis:
         from .helper import HelperProcess
 
         self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
+        self._analyse = _SectionAnalyser()
         self._batch: list[tuple[int, list[str]]] = []
         self._docs: list[IndexDoc] = []
         self._chars = 0
-        self._pending: deque[list[IndexDoc]] = deque()
+        # Per request sent, oldest first: its sections and, when analysed here, their postings.
+        self._pending: deque[tuple[list[IndexDoc], list[SectionPostings] | None]] = deque()
+        self._remote = 0  # requests in _pending that the helper analyses
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -361,23 +374,36 @@ class _HelperAnalysis:
         self._chars += sum(map(len, texts))
         if self._chars >= self.BATCH_CHARS:
             self._send()
-            while len(self._pending) >= self.IN_FLIGHT:
-                yield from self._receive()
+            yield from self._taken(block=len(self._pending) >= self.MAX_PENDING)
 
     def drain(self) -> Iterator[tuple[IndexDoc, SectionPostings]]:
         if self._batch:
             self._send()
         while self._pending:
-            yield from self._receive()
+            yield from self._taken(block=True)
 
     def _send(self) -> None:
-        self._helper.request(("sections", self._batch))
-        self._pending.append(self._docs)
+        if self._remote < self.IN_FLIGHT:
+            self._helper.request(("sections", self._batch))
+            self._pending.append((self._docs, None))
+            self._remote += 1
+        else:
+            analysed = [self._analyse(page, texts) for page, texts in self._batch]
+            self._helper.request(("counts", [counts for _, counts in analysed]))
+            self._pending.append((self._docs, [postings for postings, _ in analysed]))
         self._batch, self._docs, self._chars = [], [], 0
 
-    def _receive(self) -> Iterator[tuple[IndexDoc, SectionPostings]]:
-        docs = self._pending.popleft()
-        return zip(docs, self._helper.reply())
+    def _taken(self, block: bool) -> Iterator[tuple[IndexDoc, SectionPostings]]:
+        """The oldest requests' sections with their postings, as long as the helper has
+        answered them (waiting for the oldest one when ``block``)."""
+        while self._pending and (block or self._helper.answered()):
+            docs, postings = self._pending.popleft()
+            reply = self._helper.reply()
+            if postings is None:
+                postings = reply
+                self._remote -= 1
+            yield from zip(docs, postings)
+            block = False
 
     def start_writing(self, directory: Path) -> None:
         self._helper.request(("write", str(directory)))
@@ -391,12 +417,21 @@ def _serve_analysis() -> None:
     from .helper import serve
 
     with _new_impacts() as impacts:
-        analyse = _SectionAnalyser(impacts)
+        analyse = _SectionAnalyser()
 
         def handle(request: tuple[str, object]) -> object:
             kind, payload = request
             if kind == "sections":
-                return [analyse(page, texts) for page, texts in payload]  # type: ignore[union-attr]
+                done = []
+                for page, texts in payload:  # type: ignore[union-attr]
+                    postings, counts = analyse(page, texts)
+                    impacts.add_section(*counts)
+                    done.append(postings)
+                return done
+            if kind == "counts":
+                for counts in payload:  # type: ignore[union-attr]
+                    impacts.add_section(*counts)
+                return None
             impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
             return None
 
