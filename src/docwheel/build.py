@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -132,7 +133,7 @@ def _use_helper(source_bytes: int) -> bool:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
-    return cores > 1 and source_bytes >= HELPER_MIN_BYTES
+    return cores > 1 and source_bytes >= HELPER_MIN_BYTES and bool(sys.executable)
 
 
 def add_semantic_layer(model: str, directory: Path, progress: Progress) -> dict:

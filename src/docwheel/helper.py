@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pickle
 import queue
+import signal
 import subprocess
 import sys
 import threading
@@ -140,6 +141,9 @@ def serve(handle: Callable[[Any], Any]) -> None:
     child. Anything the handler prints goes to stderr, never into the frames."""
     requests, replies = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr
+    # Ctrl-C reaches the whole process group: the build process stops, and closing our
+    # input ends this loop; a traceback from here would only be noise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while True:
         request = read_frame(requests)
         if request is _CLOSED:
