@@ -111,14 +111,16 @@ def child_processes() -> set[int]:
     return found
 
 
-# How many batches the helper may hold before the build process analyses one itself: 0,
-# every batch here (the helper only counts); 1, whichever side is free; 100, all in the helper.
+# How many requests the helper may hold before the build process analyses a batch (or
+# encodes a chunk of terms) itself: 0, all here (the helper only counts); 1, whichever side
+# is free; 100, all in the helper.
 @pytest.mark.parametrize("in_flight", [0, 1, 100])
 def test_analysis_shared_with_a_helper_process_writes_the_same_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_flight: int
 ) -> None:
     monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)  # many batches in flight
     monkeypatch.setattr(index._HelperAnalysis, "IN_FLIGHT", in_flight)
+    monkeypatch.setattr(index, "CHUNK_POSTINGS", 50)  # many chunks of terms to encode
     docs = sample_docs(400)
     write_index(docs, tmp_path / "here")
     before = child_processes()
@@ -146,9 +148,9 @@ def test_a_source_failing_during_a_helper_build_raises_its_own_error_and_ends_th
 def test_a_failure_inside_the_helper_process_is_a_build_error() -> None:
     helper = HelperProcess("docwheel.index", "_serve_analysis", "build's analysis process")
     try:
-        helper.request(("sections", [(0, None)]))
+        ticket = helper.request(("sections", [(0, None)]))
         with pytest.raises(BuildError, match=r"^the build's analysis process failed: TypeError: "):
-            helper.reply()
+            helper.reply(ticket)
     finally:
         helper.close()
 

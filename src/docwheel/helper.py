@@ -49,8 +49,8 @@ def read_frame(stream: IO[bytes]) -> Any:
 
 class HelperProcess:
     """``python -c 'from {module} import {function}; {function}()'`` as a request/reply
-    service. ``request`` sends without waiting; ``reply`` returns the replies in the order
-    the requests were sent. A failure in the child becomes a ``BuildError``."""
+    service: ``request`` queues a request and returns its ticket, ``reply(ticket)`` waits
+    for its answer. A failure in the child becomes a ``BuildError``."""
 
     def __init__(self, module: str, function: str, what: str):
         self.what = what
@@ -62,6 +62,9 @@ class HelperProcess:
             [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
         self._replies: queue.SimpleQueue = queue.SimpleQueue()
+        self._answers: dict[int, Any] = {}
+        self._sent = self._received = 0
+        self._unwanted: set[int] = set()
         self._requests: queue.SimpleQueue = queue.SimpleQueue()
         self._reader = threading.Thread(target=self._read, name=f"docwheel {what} replies", daemon=True)
         self._writer = threading.Thread(target=self._write, name=f"docwheel {what} requests", daemon=True)
@@ -98,15 +101,30 @@ class HelperProcess:
             except OSError:
                 pass
 
-    def request(self, obj: Any) -> None:
-        """Queue ``obj`` for the child; never waits."""
+    def request(self, obj: Any, wanted: bool = True) -> int:
+        """Queue ``obj`` for the child and return its ticket for ``reply``; never waits.
+        The answer to a request not ``wanted`` is dropped (a failure is still raised)."""
+        ticket = self._sent
+        self._sent += 1
+        if not wanted:
+            self._unwanted.add(ticket)
         self._requests.put(obj)
+        return ticket
 
-    def answered(self) -> bool:
-        """True when the oldest unanswered request has its reply (``reply`` will not wait)."""
-        return not self._replies.empty()
+    def answered(self, ticket: int) -> bool:
+        """True when request ``ticket`` has its reply (``reply`` will not wait)."""
+        while ticket not in self._answers and not self._replies.empty():
+            self._collect()
+        return ticket in self._answers
 
-    def reply(self) -> Any:
+    def reply(self, ticket: int) -> Any:
+        """The reply to request ``ticket`` (the child answers in order; replies to later
+        requests that come first are kept for their own ``reply``)."""
+        while ticket not in self._answers:
+            self._collect()
+        return self._answers.pop(ticket)
+
+    def _collect(self) -> None:
         got = self._replies.get()
         if got is _CLOSED:
             self._failed("stopped")
@@ -114,7 +132,11 @@ class HelperProcess:
         if status == "error":
             self.close()
             raise BuildError(f"the {self.what} failed: {value}")
-        return value
+        if self._received in self._unwanted:
+            self._unwanted.discard(self._received)
+        else:
+            self._answers[self._received] = value
+        self._received += 1
 
     def _failed(self, how: str) -> None:
         code = self._proc.wait()

@@ -36,6 +36,7 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
+from whoosh.codec import default_codec
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
 from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
@@ -240,7 +241,7 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
                     count += 1
                 # Whoosh would sort every posting and write them one call at a time; the
                 # postings are already grouped by term, so they are written term by term.
-                writer._flush_segment = lambda: _flush_segment(writer, postings, known_lengths)
+                writer._flush_segment = lambda: _flush_segment(writer, postings, known_lengths, analysis)
                 analysis.start_writing(directory)
             except BaseException:
                 writer.cancel()
@@ -313,7 +314,7 @@ def _new_impacts() -> ImpactBuilder:
 
 
 class _LocalAnalysis:
-    """Sections analysed in the build process, each as it comes."""
+    """Sections analysed, and terms encoded, in the build process, each as it comes."""
 
     def __enter__(self) -> _LocalAnalysis:
         self._impacts = _new_impacts()
@@ -334,6 +335,12 @@ class _LocalAnalysis:
     def start_writing(self, directory: Path) -> None:
         pass
 
+    def encoded(self, chunks: Iterable[list], lengths: array) -> Iterator[tuple[list, list]]:
+        """Each chunk of (field, term, postings) with its terms encoded (``_TermEncoder``)."""
+        encode = _TermEncoder(lengths)
+        for chunk in chunks:
+            yield chunk, encode([(name, flat) for name, _term, flat in chunk])
+
     def finish_writing(self, directory: Path) -> None:
         self._impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
 
@@ -341,16 +348,16 @@ class _LocalAnalysis:
 class _HelperAnalysis:
     """Sections analysed by a helper process (``_serve_analysis``) in batches, their
     postings taken back in order; the helper also builds the impact arrays and writes them
-    while this process writes the Whoosh files.
+    while this process writes the Whoosh files, and it encodes chunks of terms for them.
 
-    When the helper already has ``IN_FLIGHT`` batches to do, this process analyses the
-    next batch itself and sends the helper only its counts, so neither core waits for the
-    other. Who analysed what depends on timing, but the analysis is the same function and
-    the impact builder sees every section in order, so the files never do."""
+    When the helper already has ``IN_FLIGHT`` requests to do, this process analyses the
+    next batch (or encodes the next chunk) itself and sends the helper only the counts, so
+    neither core waits for the other. Who did what depends on timing, but both run the same
+    functions and the impact builder sees every section in order, so the files never do."""
 
     BATCH_CHARS = 200_000
     IN_FLIGHT = 2
-    MAX_PENDING = 8  # batches not yet taken back (bounds memory)
+    MAX_PENDING = 8  # requests whose results are not taken back yet (bounds memory)
 
     def __enter__(self) -> _HelperAnalysis:
         from .helper import HelperProcess
@@ -360,13 +367,18 @@ class _HelperAnalysis:
         self._batch: list[tuple[int, list[str]]] = []
         self._docs: list[IndexDoc] = []
         self._chars = 0
-        # Per request sent, oldest first: its sections and, when analysed here, their postings.
-        self._pending: deque[tuple[list[IndexDoc], list[SectionPostings] | None]] = deque()
-        self._remote = 0  # requests in _pending that the helper analyses
+        # Oldest first, per batch of sections (or chunk of terms): the batch, the helper's
+        # ticket for its results or the results themselves when done here, and whether
+        # they are taken back one per item (sections) or as a whole (a chunk of terms).
+        self._pending: deque[tuple[list, int | list, bool]] = deque()
+        self._write_ticket: int | None = None
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._helper.close()
+
+    def _remote(self) -> int:
+        return sum(1 for _, got, _each in self._pending if isinstance(got, int))
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
         self._batch.append((page, texts))
@@ -383,33 +395,51 @@ class _HelperAnalysis:
             yield from self._taken(block=True)
 
     def _send(self) -> None:
-        if self._remote < self.IN_FLIGHT:
-            self._helper.request(("sections", self._batch))
-            self._pending.append((self._docs, None))
-            self._remote += 1
+        if self._remote() < self.IN_FLIGHT:
+            self._pending.append((self._docs, self._helper.request(("sections", self._batch)), True))
         else:
             analysed = [self._analyse(page, texts) for page, texts in self._batch]
-            self._helper.request(("counts", [counts for _, counts in analysed]))
-            self._pending.append((self._docs, [postings for postings, _ in analysed]))
+            self._helper.request(("counts", [counts for _, counts in analysed]), wanted=False)
+            self._pending.append((self._docs, [postings for postings, _ in analysed], True))
         self._batch, self._docs, self._chars = [], [], 0
 
-    def _taken(self, block: bool) -> Iterator[tuple[IndexDoc, SectionPostings]]:
-        """The oldest requests' sections with their postings, as long as the helper has
-        answered them (waiting for the oldest one when ``block``)."""
-        while self._pending and (block or self._helper.answered()):
-            docs, postings = self._pending.popleft()
-            reply = self._helper.reply()
-            if postings is None:
-                postings = reply
-                self._remote -= 1
-            yield from zip(docs, postings)
+    def _taken(self, block: bool) -> Iterator[tuple]:
+        """The oldest requests' items with their results, as long as they are done (waiting
+        for the oldest one when ``block``)."""
+        while self._pending:
+            items, got, each = self._pending[0]
+            if isinstance(got, int):
+                if not (block or self._helper.answered(got)):
+                    return
+                got = self._helper.reply(got)
+            self._pending.popleft()
+            if each:
+                yield from zip(items, got)
+            else:
+                yield items, got
             block = False
 
     def start_writing(self, directory: Path) -> None:
-        self._helper.request(("write", str(directory)))
+        self._write_ticket = self._helper.request(("write", str(directory)))
+
+    def encoded(self, chunks: Iterable[list], lengths: array) -> Iterator[tuple[list, list]]:
+        """Each chunk of (field, term, postings) with its terms encoded, in order; the helper
+        encodes some of them while it is free."""
+        encode = _TermEncoder(lengths)
+        self._helper.request(("lengths", lengths.tobytes()), wanted=False)
+        for chunk in chunks:
+            terms = [(name, flat) for name, _term, flat in chunk]
+            if self._remote() < self.IN_FLIGHT:
+                self._pending.append((chunk, self._helper.request(("encode", terms)), False))
+            else:
+                self._pending.append((chunk, encode(terms), False))
+            yield from self._taken(block=len(self._pending) >= self.MAX_PENDING)
+        while self._pending:
+            yield from self._taken(block=True)
 
     def finish_writing(self, directory: Path) -> None:
-        self._helper.reply()
+        assert self._write_ticket is not None
+        self._helper.reply(self._write_ticket)
 
 
 def _serve_analysis() -> None:
@@ -418,6 +448,7 @@ def _serve_analysis() -> None:
 
     with _new_impacts() as impacts:
         analyse = _SectionAnalyser()
+        encoder: list[_TermEncoder] = []
 
         def handle(request: tuple[str, object]) -> object:
             kind, payload = request
@@ -432,6 +463,11 @@ def _serve_analysis() -> None:
                 for counts in payload:  # type: ignore[union-attr]
                     impacts.add_section(*counts)
                 return None
+            if kind == "lengths":
+                encoder[:] = [_TermEncoder(array("q", payload))]  # type: ignore[arg-type]
+                return None
+            if kind == "encode":
+                return encoder[0](payload)  # type: ignore[arg-type]
             impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
             return None
 
@@ -639,14 +675,17 @@ def _write_frame(f, items: list) -> None:
     f.write(data)
 
 
-def _flush_segment(writer, postings: _TermPostings, lengths: array) -> None:
-    """``SegmentWriter._flush_segment``, writing the grouped postings term by term."""
+def _flush_segment(writer, postings: _TermPostings, lengths: array, analysis) -> None:
+    """``SegmentWriter._flush_segment``, writing the grouped postings term by term; their
+    blocks are encoded by ``analysis`` (in this process or, partly, in the helper)."""
     writer.perdocwriter.close()
-    _write_postings(writer.fieldwriter, writer.schema, postings, lengths, writer.codec)
+    _write_postings(writer.fieldwriter, postings, lengths, analysis)
     writer.fieldwriter.close()
 
 
 _WRITE_BYTES = 1 << 20
+# Postings per chunk of terms handed to the encoder (a helper request).
+CHUNK_POSTINGS = 20_000
 
 
 class _Block:
@@ -673,38 +712,74 @@ class _Block:
         return self._last
 
 
-def _write_postings(fieldwriter, schema, postings: _TermPostings, lengths: array, codec) -> None:
+def _term_chunks(terms: Iterator[tuple[str, str, list]]) -> Iterator[list[tuple[str, str, list]]]:
+    chunk: list[tuple[str, str, list]] = []
+    size = 0
+    for item in terms:
+        chunk.append(item)
+        size += len(item[2])
+        if size >= 3 * CHUNK_POSTINGS:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _write_postings(fieldwriter, postings: _TermPostings, lengths: array, analysis) -> None:
     """What ``W3FieldWriter.add_postings`` writes for a stream of sorted postings (the same
-    bytes), a term at a time: blocks of ``blocklimit`` postings, each pickled and
-    compressed, and a term info row per term."""
+    bytes): each term's encoded blocks (``_TermEncoder``) in the postings file and its term
+    info row, with the term's place in the file, in the terms table."""
     postfile = fieldwriter._postfile
+    add_row = fieldwriter._tindex.add
+    fieldmap = fieldwriter._fieldmap
     # Written in large pieces: a write call per block part was a fifth of this function.
     out = bytearray()
     base = postfile.tell()
-    add_row = fieldwriter._tindex.add
-    fieldmap = fieldwriter._fieldmap
-    blocklimit, compression = codec._blocklimit, codec._compression
-    columns = {name: i for i, name in enumerate(SEARCH_FIELDS)}
-    width = len(SEARCH_FIELDS)
     current = None
-    for name, term, flat in postings.terms():
-        if name != current:
-            current = name
-            fieldmap.setdefault(name, len(fieldmap))
-            prefix = pack_ushort(fieldmap[name])
-            fixed = schema[name].format.fixed_value_size()
-            column = columns.get(name)
+    for chunk, encoded in analysis.encoded(_term_chunks(postings.terms()), lengths):
+        for (name, term, _flat), (region, info) in zip(chunk, encoded):
+            if name != current:
+                current = name
+                fieldmap.setdefault(name, len(fieldmap))
+                prefix = pack_ushort(fieldmap[name])
+            if len(out) >= _WRITE_BYTES:
+                postfile.write(out)
+                base += len(out)
+                out.clear()
+            info.set_extent(base + len(out), len(region))
+            out += region
+            add_row(prefix + term.encode("utf-8"), info.to_bytes())
+    postfile.write(out)
+
+
+class _TermEncoder:
+    """Encodes terms' postings as ``W3PostingsWriter`` does: blocks of ``blocklimit``
+    postings, each pickled and compressed behind a pickled header, and the term's
+    ``W3TermInfo`` (its place in the file is set by the writer)."""
+
+    def __init__(self, lengths: array):
+        self._lengths = lengths
+        schema = make_schema()
+        self._fixed = {name: schema[name].format.fixed_value_size() for name in schema.names() if schema[name].indexed}
+        self._columns = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+        codec = default_codec()  # the writer's (ix.writer() is given no other)
+        self._blocklimit, self._compression = codec._blocklimit, codec._compression
+
+    def __call__(self, chunk: Sequence[tuple[str, list]]) -> list[tuple[bytes, W3TermInfo]]:
+        return [self._term(name, flat) for name, flat in chunk]
+
+    def _term(self, name: str, flat: list) -> tuple[bytes, W3TermInfo]:
+        blocklimit, compression = self._blocklimit, self._compression
+        fixed = self._fixed[name]
+        column = self._columns.get(name)
+        width = len(SEARCH_FIELDS)
+        lengths = self._lengths
         docs = flat[0::3]
         weights = flat[1::3]
         values = flat[2::3]
         sizes = [lengths[doc * width + column] for doc in docs] if column is not None else None
         info = W3TermInfo()
-        if len(out) >= _WRITE_BYTES:
-            postfile.write(out)
-            base += len(out)
-            out.clear()
-        start = base + len(out)
-        out += WHOOSH3_HEADER_MAGIC
+        out = bytearray(WHOOSH3_HEADER_MAGIC)
         total = len(docs)
         for at in range(0, total, blocklimit):
             end = min(at + blocklimit, total)
@@ -747,9 +822,7 @@ def _write_postings(fieldwriter, schema, postings: _TermPostings, lengths: array
             out += pack_int(-size if end == total else size)
             out += head
             out += data
-        info.set_extent(start, base + len(out) - start)
-        add_row(prefix + term.encode("utf-8"), info.to_bytes())
-    postfile.write(out)
+        return bytes(out), info
 
 
 def _stored_length(length: int) -> int:
