@@ -113,7 +113,7 @@ def child_processes() -> set[int]:
 
 # How many requests the helper may hold before the build process analyses a batch (or
 # encodes a chunk of terms) itself: 0, all here (the helper only counts); 1, whichever side
-# is free; 100, all in the helper.
+# is free; 100, all in the helper once it is up.
 @pytest.mark.parametrize("in_flight", [0, 1, 100])
 def test_analysis_shared_with_a_helper_process_writes_the_same_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_flight: int

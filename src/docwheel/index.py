@@ -363,6 +363,9 @@ class _HelperAnalysis:
         from .helper import HelperProcess
 
         self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
+        # Nothing is handed to the helper before it answers this: while it starts (about
+        # 0.3 s) this process does the work itself.
+        self._started = self._helper.request(("ping", None))
         self._analyse = _SectionAnalyser()
         self._batch: list[tuple[int, list[str]]] = []
         self._docs: list[IndexDoc] = []
@@ -377,8 +380,14 @@ class _HelperAnalysis:
     def __exit__(self, *exc: object) -> None:
         self._helper.close()
 
-    def _remote(self) -> int:
-        return sum(1 for _, got, _each in self._pending if isinstance(got, int))
+    def _helper_free(self) -> bool:
+        """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do."""
+        if self._started is not None:
+            if not self._helper.answered(self._started):
+                return False
+            self._helper.reply(self._started)
+            self._started = None
+        return sum(1 for _, got, _each in self._pending if isinstance(got, int)) < self.IN_FLIGHT
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
         self._batch.append((page, texts))
@@ -395,7 +404,7 @@ class _HelperAnalysis:
             yield from self._taken(block=True)
 
     def _send(self) -> None:
-        if self._remote() < self.IN_FLIGHT:
+        if self._helper_free():
             self._pending.append((self._docs, self._helper.request(("sections", self._batch)), True))
         else:
             analysed = [self._analyse(page, texts) for page, texts in self._batch]
@@ -429,7 +438,7 @@ class _HelperAnalysis:
         self._helper.request(("lengths", lengths.tobytes()), wanted=False)
         for chunk in chunks:
             terms = [(name, flat) for name, _term, flat in chunk]
-            if self._remote() < self.IN_FLIGHT:
+            if self._helper_free():
                 self._pending.append((chunk, self._helper.request(("encode", terms)), False))
             else:
                 self._pending.append((chunk, encode(terms), False))
@@ -462,6 +471,8 @@ def _serve_analysis() -> None:
             if kind == "counts":
                 for counts in payload:  # type: ignore[union-attr]
                     impacts.add_section(*counts)
+                return None
+            if kind == "ping":
                 return None
             if kind == "lengths":
                 encoder[:] = [_TermEncoder(array("q", payload))]  # type: ignore[arg-type]
