@@ -124,6 +124,11 @@ class HelperProcess:
             self._collect()
         return self._answers.pop(ticket)
 
+    def catch_up(self, limit: int) -> None:
+        """Wait until at most ``limit`` requests are unanswered (bounds what is queued)."""
+        while self._sent - self._received > limit:
+            self._collect()
+
     def _collect(self) -> None:
         got = self._replies.get()
         if got is _CLOSED:

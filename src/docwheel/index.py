@@ -410,6 +410,8 @@ class _HelperAnalysis:
             analysed = [self._analyse(page, texts) for page, texts in self._batch]
             self._helper.request(("counts", [counts for _, counts in analysed]), wanted=False)
             self._pending.append((self._docs, [postings for postings, _ in analysed], True))
+            # A helper starved of CPU must not make the counts pile up here.
+            self._helper.catch_up(self.MAX_PENDING)
         self._batch, self._docs, self._chars = [], [], 0
 
     def _taken(self, block: bool) -> Iterator[tuple]:
