@@ -147,9 +147,15 @@ class HelperProcess:
         code = self._proc.wait()
         raise BuildError(f"the {self.what} {how} (exit status {code})")
 
-    def close(self) -> None:
+    def close(self, discard: bool = False) -> None:
         """Stop the child: closing its input ends its loop; a child that does not end soon
-        (a failure elsewhere left it mid-request) is killed."""
+        (a failure elsewhere left it mid-request) is killed. With ``discard`` (the build
+        failed) requests not yet sent are dropped instead of done."""
+        while discard:
+            try:
+                self._requests.get_nowait()
+            except queue.Empty:
+                break
         self._requests.put(None)
         self._writer.join(timeout=10)
         try:

@@ -377,8 +377,8 @@ class _HelperAnalysis:
         self._write_ticket: int | None = None
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self._helper.close()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self._helper.close(discard=kind is not None)
 
     def _helper_free(self) -> bool:
         """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do."""
