@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timezone
@@ -29,6 +30,8 @@ from .sources import Loaded, capped, load_source
 Progress = Callable[[str], None]
 # Dimensions of the distilled query encoder: PCA from the model's own (384 for MiniLM).
 SEMANTIC_DIMS = 256
+# Source text from which a build analyses its sections in a helper process (write_index).
+HELPER_MIN_BYTES = 1_000_000
 
 
 def _quiet(_message: str) -> None:
@@ -98,7 +101,9 @@ def build_index(
 
     with replacing(out) as scratch:
         scan = _Scan()
-        count = write_index(_index_docs(loaded, scan), scratch)
+        count = write_index(
+            _index_docs(loaded, scan), scratch, helper=_use_helper(sum(r.size for _, r in loaded))
+        )
         for source, result in loaded:
             if result.stream is not None:
                 _finish_stream(source, result)
@@ -119,6 +124,16 @@ def build_index(
         f"from {len(loaded)} sources in {time.monotonic() - started:.1f}s -> {out}"
     )
     return manifest
+
+
+def _use_helper(source_bytes: int) -> bool:
+    """Analyse in a helper process when a second core is there and the docs are large enough
+    to repay starting it (about 0.3 s); the index is the same bytes either way."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return cores > 1 and source_bytes >= HELPER_MIN_BYTES and bool(sys.executable)
 
 
 def add_semantic_layer(model: str, directory: Path, progress: Progress) -> dict:

@@ -11,12 +11,18 @@ import copy
 from array import array
 import functools
 import gc
+import heapq
 import marshal
+import operator
+import os
+import pickle
 import random
 import re
 import threading
+import tempfile
 import warnings
-from collections import Counter
+import zlib
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +36,9 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
-from whoosh.writing import PostingPool
+from whoosh.codec import default_codec
+from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.system import pack_int, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .errors import IndexLoadError, QueryError, SemanticFilesError
@@ -192,14 +200,16 @@ class IndexDoc:
     code: str
 
 
-def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
+def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = False) -> int:
     """Write a fresh single-segment index into an empty ``directory``; return the doc count.
 
-    Each section's text is analysed once (``_FieldAnalyser``): the terms go to Whoosh as
+    Each section's text is analysed once (``_SectionAnalyser``): the terms go to Whoosh as
     ready postings and their counts to the impact builder, so Whoosh's analyser chain never
-    runs at build time and no posting is read back. The global ``random`` (Whoosh names
-    segments with it) is seeded for the write and restored afterwards, so segment names do
-    not vary between builds.
+    runs at build time and no posting is read back. With ``helper`` the analysis and the
+    impact arrays are done by a helper process on another core while this one writes the
+    Whoosh files; the helper sees the sections in the same order, so the files are the same
+    bytes either way. The global ``random`` (Whoosh names segments with it) is seeded for the
+    write and restored afterwards, so segment names do not vary between builds.
     """
     directory.mkdir(parents=True, exist_ok=True)
     state = random.getstate()
@@ -207,42 +217,39 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
     try:
         ix = index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
         # Separate segment files: the compound file would store their modification times.
-        # A smaller posting pool spills to disk sooner: memory stays flat on huge docs.
         writer = ix.writer(compound=False)
-        writer.pool = _ChunkedPool(writer._tempstorage, writer.newsegment, limitmb=POOL_MB)
+        postings = _TermPostings(writer._tempstorage.folder, POOL_MB * 1024 * 1024)
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
-        analyser = _FieldAnalyser()
         known_lengths = array("q")  # stored length of each section's text fields, in a row
         count = 0
-        with ImpactBuilder(list(FIELD_WEIGHTS.values())) as impacts:
+        with _HelperAnalysis() if helper else _LocalAnalysis() as analysis:
             try:
                 for doc in docs:
-                    row = dict(doc.__dict__)
-                    row["order"] = list(doc.order)
-                    analysed = {name: analyser.analyse(row[name], name in PAIR_FIELDS) for name in SEARCH_FIELDS}
-                    lengths = _add_document(writer, row, analysed)
                     if doc.order[0] not in page_numbers:
                         page_path = doc.page_ref.partition(":")[2]
                         changelogs.append(is_changelog(doc.page_title, page_path))
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
-                    stored_lengths = [_stored_length(lengths.get(name, 0)) for name in SEARCH_FIELDS]
-                    known_lengths.extend(stored_lengths)
-                    impacts.add_section(
-                        page,
-                        stored_lengths,
-                        [{t: len(p) for t, p in analysed[name][0].items()} for name in SEARCH_FIELDS],
-                        [analysed[name][1] for name in SEARCH_FIELDS],
-                    )
+                    texts = [getattr(doc, name) for name in SEARCH_FIELDS]
+                    for done, (lengths, terms) in analysis.put(page, texts, doc):
+                        _add_document(writer, postings, done, lengths, terms)
+                        known_lengths.extend(map(_stored_length, lengths))
+                        count += 1
+                for done, (lengths, terms) in analysis.drain():
+                    _add_document(writer, postings, done, lengths, terms)
+                    known_lengths.extend(map(_stored_length, lengths))
                     count += 1
+                # Whoosh would sort every posting and write them one call at a time; the
+                # postings are already grouped by term, so they are written term by term.
+                writer._flush_segment = lambda: _flush_segment(writer, postings, known_lengths, analysis)
+                analysis.start_writing(directory)
             except BaseException:
                 writer.cancel()
+                postings.cleanup()
                 raise
-            # Whoosh looks up every posting's field length by reading back the lengths
-            # file; hand it the lengths this build already knows (the same values).
-            writer.per_document_reader = lambda: _KnownLengths(known_lengths)
             writer.commit(optimize=True)
-            impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
+            postings.cleanup()
+            analysis.finish_writing(directory)
         with open(directory / CHANGELOG_FILE, "wb") as f:
             np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
         ix.close()
@@ -253,8 +260,231 @@ def write_index(docs: Iterable[IndexDoc], directory: Path) -> int:
         random.setstate(state)
 
 
+# Postings held in memory before a sorted run is spilled to disk (estimated): memory stays
+# flat on huge docs.
 POOL_MB = 64
 Analysed = tuple[dict[str, list[int]], "Counter[str] | None"]
+# One section analysed: the length of each text field (its number of terms), and per text
+# field its postings as one flat list [term, weight, encoded positions, term, ...].
+SectionPostings = tuple[list[int], list[list]]
+
+
+class _SectionAnalyser:
+    """Analyses a section's text fields into postings and the counts the impact builder
+    takes; the same code in the build process and in the helper."""
+
+    def __init__(self) -> None:
+        self._fields = _FieldAnalyser()
+        schema = make_schema()
+        self._formats = [
+            (schema[name].format.field_boost, schema[name].format.encode, name in PAIR_FIELDS)
+            for name in SEARCH_FIELDS
+        ]
+
+    def __call__(self, page: int, texts: Sequence[str]) -> tuple[SectionPostings, SectionCounts]:
+        lengths: list[int] = []
+        postings: list[list] = []
+        counts: list[dict[str, int]] = []
+        pairs: list = []
+        for text, (boost, encode, paired) in zip(texts, self._formats):
+            positions, pair_counts = self._fields.analyse(text, paired)
+            flat: list = []
+            freqs: dict[str, int] = {}
+            length = 0
+            for term, found in positions.items():
+                freq = len(found)
+                length += freq
+                freqs[term] = freq
+                # A fresh bytes object per posting: Whoosh pickles a block's values, and
+                # shared objects would pickle as memo references (other bytes on disk).
+                flat += (term, float(freq) * boost, encode(found))
+            lengths.append(length)
+            postings.append(flat)
+            counts.append(freqs)
+            pairs.append(pair_counts)
+        return (lengths, postings), (page, [_stored_length(n) for n in lengths], counts, pairs)
+
+
+# What the impact builder takes for one section (``ImpactBuilder.add_section``'s arguments).
+SectionCounts = tuple[int, list[int], list[dict[str, int]], list]
+
+
+def _new_impacts() -> ImpactBuilder:
+    return ImpactBuilder(list(FIELD_WEIGHTS.values()))
+
+
+class _LocalAnalysis:
+    """Sections analysed, and terms encoded, in the build process, each as it comes."""
+
+    def __enter__(self) -> _LocalAnalysis:
+        self._impacts = _new_impacts()
+        self._analyse = _SectionAnalyser()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._impacts.__exit__(*exc)
+
+    def put(self, page: int, texts: list[str], doc: IndexDoc) -> list[tuple[IndexDoc, SectionPostings]]:
+        postings, counts = self._analyse(page, texts)
+        self._impacts.add_section(*counts)
+        return [(doc, postings)]
+
+    def drain(self) -> list[tuple[IndexDoc, SectionPostings]]:
+        return []
+
+    def start_writing(self, directory: Path) -> None:
+        pass
+
+    def encoded(self, chunks: Iterable[list], lengths: array) -> Iterator[tuple[list, list]]:
+        """Each chunk of (field, term, postings) with its terms encoded (``_TermEncoder``)."""
+        encode = _TermEncoder(lengths)
+        for chunk in chunks:
+            yield chunk, encode([(name, flat) for name, _term, flat in chunk])
+
+    def finish_writing(self, directory: Path) -> None:
+        self._impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
+
+
+class _HelperAnalysis:
+    """Sections analysed by a helper process (``_serve_analysis``) in batches, their
+    postings taken back in order; the helper also builds the impact arrays and writes them
+    while this process writes the Whoosh files, and it encodes chunks of terms for them.
+
+    When the helper already has ``IN_FLIGHT`` requests to do, this process analyses the
+    next batch (or encodes the next chunk) itself and sends the helper only the counts, so
+    neither core waits for the other. Who did what depends on timing, but both run the same
+    functions and the impact builder sees every section in order, so the files never do."""
+
+    BATCH_CHARS = 200_000
+    IN_FLIGHT = 2
+    MAX_PENDING = 8  # requests whose results are not taken back yet (bounds memory)
+
+    def __enter__(self) -> _HelperAnalysis:
+        from .helper import HelperProcess
+
+        self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
+        # Nothing is handed to the helper before it answers this: while it starts (about
+        # 0.3 s) this process does the work itself.
+        self._started = self._helper.request(("ping", None))
+        self._analyse = _SectionAnalyser()
+        self._batch: list[tuple[int, list[str]]] = []
+        self._docs: list[IndexDoc] = []
+        self._chars = 0
+        # Oldest first, per batch of sections (or chunk of terms): the batch, the helper's
+        # ticket for its results or the results themselves when done here, and whether
+        # they are taken back one per item (sections) or as a whole (a chunk of terms).
+        self._pending: deque[tuple[list, int | list, bool]] = deque()
+        self._write_ticket: int | None = None
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self._helper.close(discard=kind is not None)
+
+    def _helper_free(self) -> bool:
+        """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do."""
+        if self._started is not None:
+            if not self._helper.answered(self._started):
+                return False
+            self._helper.reply(self._started)
+            self._started = None
+        return sum(1 for _, got, _each in self._pending if isinstance(got, int)) < self.IN_FLIGHT
+
+    def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
+        self._batch.append((page, texts))
+        self._docs.append(doc)
+        self._chars += sum(map(len, texts))
+        if self._chars >= self.BATCH_CHARS:
+            self._send()
+            yield from self._taken(block=len(self._pending) >= self.MAX_PENDING)
+
+    def drain(self) -> Iterator[tuple[IndexDoc, SectionPostings]]:
+        if self._batch:
+            self._send()
+        while self._pending:
+            yield from self._taken(block=True)
+
+    def _send(self) -> None:
+        if self._helper_free():
+            self._pending.append((self._docs, self._helper.request(("sections", self._batch)), True))
+        else:
+            analysed = [self._analyse(page, texts) for page, texts in self._batch]
+            self._helper.request(("counts", [counts for _, counts in analysed]), wanted=False)
+            self._pending.append((self._docs, [postings for postings, _ in analysed], True))
+            # A helper starved of CPU must not make the counts pile up here.
+            self._helper.catch_up(self.MAX_PENDING)
+        self._batch, self._docs, self._chars = [], [], 0
+
+    def _taken(self, block: bool) -> Iterator[tuple]:
+        """The oldest requests' items with their results, as long as they are done (waiting
+        for the oldest one when ``block``)."""
+        while self._pending:
+            items, got, each = self._pending[0]
+            if isinstance(got, int):
+                if not (block or self._helper.answered(got)):
+                    return
+                got = self._helper.reply(got)
+            self._pending.popleft()
+            if each:
+                yield from zip(items, got)
+            else:
+                yield items, got
+            block = False
+
+    def start_writing(self, directory: Path) -> None:
+        self._write_ticket = self._helper.request(("write", str(directory)))
+
+    def encoded(self, chunks: Iterable[list], lengths: array) -> Iterator[tuple[list, list]]:
+        """Each chunk of (field, term, postings) with its terms encoded, in order; the helper
+        encodes some of them while it is free."""
+        encode = _TermEncoder(lengths)
+        self._helper.request(("lengths", lengths.tobytes()), wanted=False)
+        for chunk in chunks:
+            terms = [(name, flat) for name, _term, flat in chunk]
+            if self._helper_free():
+                self._pending.append((chunk, self._helper.request(("encode", terms)), False))
+            else:
+                self._pending.append((chunk, encode(terms), False))
+            yield from self._taken(block=len(self._pending) >= self.MAX_PENDING)
+        while self._pending:
+            yield from self._taken(block=True)
+
+    def finish_writing(self, directory: Path) -> None:
+        assert self._write_ticket is not None
+        self._helper.reply(self._write_ticket)
+
+
+def _serve_analysis() -> None:
+    """The helper process of ``_HelperAnalysis``."""
+    from .helper import serve
+
+    with _new_impacts() as impacts:
+        analyse = _SectionAnalyser()
+        encoder: list[_TermEncoder] = []
+
+        def handle(request: tuple[str, object]) -> object:
+            kind, payload = request
+            if kind == "sections":
+                done = []
+                for page, texts in payload:  # type: ignore[union-attr]
+                    postings, counts = analyse(page, texts)
+                    impacts.add_section(*counts)
+                    done.append(postings)
+                return done
+            if kind == "counts":
+                for counts in payload:  # type: ignore[union-attr]
+                    impacts.add_section(*counts)
+                return None
+            if kind == "ping":
+                return None
+            if kind == "lengths":
+                encoder[:] = [_TermEncoder(array("q", payload))]  # type: ignore[arg-type]
+                return None
+            if kind == "encode":
+                return encoder[0](payload)  # type: ignore[arg-type]
+            impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
+            return None
+
+        serve(handle)
 
 
 class _FieldAnalyser:
@@ -298,15 +528,21 @@ class _FieldAnalyser:
         return positions, Counter(adjacent_pairs(heads)) if pairs else None
 
 
-def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str, int]:
-    """``SegmentWriter.add_document`` with the text fields' postings already analysed; the
-    same postings, lengths and stored values, so the same index bytes. Returns the length
-    of each text field (its number of terms)."""
+_TEXT_FIELD = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+
+
+def _add_document(
+    writer, postings: _TermPostings, doc: IndexDoc, lengths: list[int], analysed: list[list]
+) -> None:
+    """``SegmentWriter.add_document`` with the text fields' postings already analysed
+    (``SectionPostings``); the same postings, lengths and stored values, so the same index
+    bytes. The postings go to ``postings``, not to the writer's pool."""
     schema = writer.schema
     docnum = writer.docnum
-    add_post = writer.pool.add
     perdoc = writer.perdocwriter
-    lengths: dict[str, int] = {}
+    row = dict(doc.__dict__)
+    row["order"] = list(doc.order)
+    added = 0
     perdoc.start_doc(docnum)
     try:
         for name in sorted(row):
@@ -315,21 +551,30 @@ def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str,
                 continue
             field = schema[name]
             length = 0
-            if name in analysed:
-                boost = field.format.field_boost
-                encode = field.format.encode
-                for term, positions in analysed[name][0].items():
-                    freq = len(positions)
-                    length += freq
-                    # A fresh bytes object per posting: Whoosh pickles a block's values, and
-                    # shared objects would pickle as memo references (other bytes on disk).
-                    add_post((name, term.encode("utf-8"), docnum, float(freq) * boost, encode(positions)))
-                lengths[name] = length
+            column = _TEXT_FIELD.get(name)
+            if column is not None:
+                terms = postings.field(name)
+                flat = analysed[column]
+                length = lengths[column]
+                for at in range(0, len(flat), 3):
+                    entry = terms.get(flat[at])
+                    if entry is None:
+                        terms[flat[at]] = [docnum, flat[at + 1], flat[at + 2]]
+                    else:
+                        entry += (docnum, flat[at + 1], flat[at + 2])
+                added += len(flat) // 3
             elif field.indexed:
+                terms = postings.field(name)
                 for tbytes, freq, weight, vbytes in field.index(value):
                     if field.scorable:
                         length += freq
-                    add_post((name, tbytes, docnum, weight, vbytes))
+                    term = tbytes.decode("utf-8")
+                    entry = terms.get(term)
+                    if entry is None:
+                        terms[term] = [docnum, weight, vbytes]
+                    else:
+                        entry += (docnum, weight, vbytes)
+                    added += 1
             perdoc.add_field(name, field, value if field.stored else None, length)
             if field.column_type:
                 perdoc.add_column_value(name, field.column_type, field.to_column_value(value))
@@ -339,61 +584,258 @@ def _add_document(writer, row: dict, analysed: dict[str, Analysed]) -> dict[str,
     perdoc.finish_doc()
     writer._added = True
     writer.docnum += 1
-    return lengths
+    postings.added(added)
 
 
-class _ChunkedPool(PostingPool):
-    """Whoosh's posting pool, spilling each sorted run in chunks of postings (one marshal
-    call per chunk instead of one pickle call per posting, which made spilling slow).
-    Its size estimate is cheaper than Whoosh's; it only decides when a run is spilled,
-    never what is written."""
+class _TermPostings:
+    """A segment's postings grouped by field and term as sections are added.
 
-    CHUNK = 20_000
+    Sections arrive in document-number order, so each term's postings are already in
+    order: only the terms need sorting, not every posting as in Whoosh's pool. A term's
+    postings are one flat list ``[doc, weight, value, doc, weight, value, ...]``. Past
+    ``limit`` bytes (estimated) the terms are spilled, sorted, to a run file; runs hold
+    consecutive document ranges, so merging them joins each term's lists in run order.
+    """
 
-    def add(self, item):
-        self.currentsize += 160 + 2 * len(item[1]) + len(item[4])
-        if self.currentsize > self.limit:
-            self.save()
-        self.current.append(item)
+    CHUNK = 10_000  # postings per marshal call in a run file (bounds memory when merging)
+    POSTING_BYTES = 140  # estimated memory of one posting (list slots, int, float, bytes)
 
-    def _write_run(self, f, items):
-        chunk = []
-        for item in items:
-            chunk.append(item)
-            if len(chunk) == self.CHUNK:
-                marshal.dump(chunk, f)
-                chunk = []
-        if chunk:
-            marshal.dump(chunk, f)
-        f.close()
+    def __init__(self, folder: str, limit: int):
+        self._folder = folder
+        self._limit = limit
+        self._fields: dict[str, dict[str, list]] = {}
+        self._size = 0
+        self._runs: list[str] = []
 
-    def _read_run(self, path):
-        f = self._open_run(path)
-        try:
+    def field(self, name: str) -> dict[str, list]:
+        terms = self._fields.get(name)
+        if terms is None:
+            terms = self._fields[name] = {}
+        return terms
+
+    def added(self, count: int) -> None:
+        """``count`` postings went in: spill once the estimate passes the limit."""
+        self._size += count * self.POSTING_BYTES
+        if self._size > self._limit:
+            self._spill()
+
+    def _sorted(self) -> Iterator[tuple[str, str, list]]:
+        for name in sorted(self._fields):
+            terms = self._fields[name]
+            for term in sorted(terms):
+                yield name, term, terms[term]
+
+    def _spill(self) -> None:
+        fd, path = tempfile.mkstemp(suffix=".run", dir=self._folder)
+        with os.fdopen(fd, "wb") as f:
+            chunk: list = []
+            size = 0
+            for item in self._sorted():
+                chunk.append(item)
+                size += len(item[2])
+                if size >= 3 * self.CHUNK:
+                    _write_frame(f, chunk)
+                    chunk, size = [], 0
+            if chunk:
+                _write_frame(f, chunk)
+        self._runs.append(path)
+        self._fields = {}
+        self._size = 0
+
+    def _read_run(self, path: str, run: int) -> Iterator[tuple[str, str, int, list]]:
+        with open(path, "rb") as f:
             while True:
-                try:
-                    chunk = marshal.load(f)
-                except EOFError:
-                    return
-                yield from chunk
-        finally:
-            f.close()
-            self._remove_run(path)
+                head = f.read(8)
+                if not head:
+                    break
+                for name, term, entry in marshal.loads(f.read(int.from_bytes(head, "little"))):
+                    yield name, term, run, entry
+        os.unlink(path)
+
+    def terms(self) -> Iterator[tuple[str, str, list]]:
+        """(field, term, its postings) in the order Whoosh's files keep: by field name,
+        then by term (the order of code points is the order of their UTF-8 bytes)."""
+        if not self._runs:
+            yield from self._sorted()
+            return
+        last = len(self._runs)
+        streams = [self._read_run(path, n) for n, path in enumerate(self._runs)]
+        streams.append((name, term, last, entry) for name, term, entry in self._sorted())
+        held: tuple[str, str, list] | None = None
+        for name, term, _run, entry in heapq.merge(*streams):
+            if held is not None and held[0] == name and held[1] == term:
+                held[2].extend(entry)
+                continue
+            if held is not None:
+                yield held
+            held = (name, term, entry)
+        if held is not None:
+            yield held
+
+    def cleanup(self) -> None:
+        for path in self._runs:
+            try:
+                os.unlink(path)
+            except FileNotFoundError:
+                pass
+        self._runs = []
+        self._fields = {}
 
 
-class _KnownLengths:
-    """The part of Whoosh's per-document reader that writing postings uses."""
+def _write_frame(f, items: list) -> None:
+    data = marshal.dumps(items)
+    f.write(len(data).to_bytes(8, "little"))
+    f.write(data)
+
+
+def _flush_segment(writer, postings: _TermPostings, lengths: array, analysis) -> None:
+    """``SegmentWriter._flush_segment``, writing the grouped postings term by term; their
+    blocks are encoded by ``analysis`` (in this process or, partly, in the helper)."""
+    writer.perdocwriter.close()
+    _write_postings(writer.fieldwriter, postings, lengths, analysis)
+    writer.fieldwriter.close()
+
+
+_WRITE_BYTES = 1 << 20
+# Postings per chunk of terms handed to the encoder (a helper request).
+CHUNK_POSTINGS = 20_000
+
+
+class _Block:
+    """The statistics of one block of postings that ``W3TermInfo.add_block`` reads."""
+
+    __slots__ = ("_weights", "_count", "_minlength", "_maxlength", "_maxweight", "_first", "_last")
+
+    def __len__(self) -> int:
+        return self._count
+
+    def min_length(self):
+        return self._minlength
+
+    def max_length(self):
+        return self._maxlength
+
+    def max_weight(self):
+        return self._maxweight
+
+    def min_id(self):
+        return self._first
+
+    def max_id(self):
+        return self._last
+
+
+def _term_chunks(terms: Iterator[tuple[str, str, list]]) -> Iterator[list[tuple[str, str, list]]]:
+    chunk: list[tuple[str, str, list]] = []
+    size = 0
+    for item in terms:
+        chunk.append(item)
+        size += len(item[2])
+        if size >= 3 * CHUNK_POSTINGS:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _write_postings(fieldwriter, postings: _TermPostings, lengths: array, analysis) -> None:
+    """What ``W3FieldWriter.add_postings`` writes for a stream of sorted postings (the same
+    bytes): each term's encoded blocks (``_TermEncoder``) in the postings file and its term
+    info row, with the term's place in the file, in the terms table."""
+    postfile = fieldwriter._postfile
+    add_row = fieldwriter._tindex.add
+    fieldmap = fieldwriter._fieldmap
+    # Written in large pieces: a write call per block part was a fifth of this function.
+    out = bytearray()
+    base = postfile.tell()
+    current = None
+    for chunk, encoded in analysis.encoded(_term_chunks(postings.terms()), lengths):
+        for (name, term, _flat), (region, info) in zip(chunk, encoded):
+            if name != current:
+                current = name
+                fieldmap.setdefault(name, len(fieldmap))
+                prefix = pack_ushort(fieldmap[name])
+            if len(out) >= _WRITE_BYTES:
+                postfile.write(out)
+                base += len(out)
+                out.clear()
+            info.set_extent(base + len(out), len(region))
+            out += region
+            add_row(prefix + term.encode("utf-8"), info.to_bytes())
+    postfile.write(out)
+
+
+class _TermEncoder:
+    """Encodes terms' postings as ``W3PostingsWriter`` does: blocks of ``blocklimit``
+    postings, each pickled and compressed behind a pickled header, and the term's
+    ``W3TermInfo`` (its place in the file is set by the writer)."""
 
     def __init__(self, lengths: array):
         self._lengths = lengths
+        schema = make_schema()
+        self._fixed = {name: schema[name].format.fixed_value_size() for name in schema.names() if schema[name].indexed}
         self._columns = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+        codec = default_codec()  # the writer's (ix.writer() is given no other)
+        self._blocklimit, self._compression = codec._blocklimit, codec._compression
 
-    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> int:
-        column = self._columns.get(fieldname)
-        return 0 if column is None else self._lengths[docnum * len(SEARCH_FIELDS) + column]
+    def __call__(self, chunk: Sequence[tuple[str, list]]) -> list[tuple[bytes, W3TermInfo]]:
+        return [self._term(name, flat) for name, flat in chunk]
 
-    def close(self) -> None:
-        pass
+    def _term(self, name: str, flat: list) -> tuple[bytes, W3TermInfo]:
+        blocklimit, compression = self._blocklimit, self._compression
+        fixed = self._fixed[name]
+        column = self._columns.get(name)
+        width = len(SEARCH_FIELDS)
+        lengths = self._lengths
+        docs = flat[0::3]
+        weights = flat[1::3]
+        values = flat[2::3]
+        sizes = [lengths[doc * width + column] for doc in docs] if column is not None else None
+        info = W3TermInfo()
+        out = bytearray(WHOOSH3_HEADER_MAGIC)
+        total = len(docs)
+        for at in range(0, total, blocklimit):
+            end = min(at + blocklimit, total)
+            ids = docs[at:end]
+            block = _Block()
+            block._count = end - at
+            block._weights = packed = array("f", weights[at:end])
+            block._maxweight = max(0, max(weights[at:end]))
+            block._first, block._last = ids[0], ids[-1]
+            known = [n for n in sizes[at:end] if n] if sizes is not None else ()
+            block._minlength = min(known) if known else None
+            block._maxlength = max(known) if known else 0
+            info.add_block(block)
+            if all(w == 1.0 for w in packed):
+                mini_weights = None
+            elif all(w == packed[0] for w in packed):
+                mini_weights = packed[0]
+            else:
+                mini_weights = tuple(packed)
+            if fixed is None or fixed < 0:
+                mini_values = tuple(v for v in values[at:end] if v)
+            elif fixed == 0:
+                mini_values = None
+            else:
+                mini_values = b"".join(v for v in values[at:end] if v)
+            deltas = tuple(map(operator.sub, ids, [0, *ids[:-1]]))
+            data = zlib.compress(pickle.dumps((deltas, mini_weights, mini_values), 2), compression)
+            head = pickle.dumps(
+                (
+                    block._count,
+                    block._last,
+                    block._maxweight,
+                    compression,
+                    length_to_byte(block._minlength),
+                    length_to_byte(block._maxlength),
+                ),
+                2,
+            )
+            size = len(head) + len(data)
+            out += pack_int(-size if end == total else size)
+            out += head
+            out += data
+        return bytes(out), info
 
 
 def _stored_length(length: int) -> int:

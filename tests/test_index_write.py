@@ -1,0 +1,192 @@
+"""Writing the index: docwheel's posting writer against Whoosh's, spilled against held, and
+the analysis helper process against analysing in the build process.
+
+``index.write_index`` hands Whoosh ready postings and writes them term by term itself; these
+tests pin that the files are the bytes Whoosh's own ``add_document`` and ``commit`` write.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from helpers import FIXTURES, write_config
+from whoosh import index as whoosh_index
+
+from docwheel import index
+from docwheel.build import build_from_file
+from docwheel.errors import BuildError, SourceError
+from docwheel.helper import HelperProcess
+from docwheel.index import INDEX_NAME, IndexDoc, make_schema, write_index
+
+WORDS = (
+    "server client token rotate keys getUserName snake_case HTTPServer asyncio.gather "
+    "the and how naïve café 東京 v2.1 --verbose x"
+).split()
+
+
+def sample_docs(count: int) -> list[IndexDoc]:
+    """Sections whose common words recur in more than one block (128 postings) of a term."""
+    rng = random.Random(7)
+    docs = []
+    for n in range(count):
+        page = n // 3
+        words = [rng.choice(WORDS) for _ in range(rng.randint(0, 60))]
+        docs.append(
+            IndexDoc(
+                ref=f"s:p{page}#a{n}",
+                page_ref=f"s:p{page}",
+                source="s",
+                version="",
+                url=f"https://x.example/p{page}",
+                anchor=f"a{n}",
+                page_title=f"Page {page}",
+                heading_text=f"Heading {n}",
+                section=f"Page {page} > Heading {n}",
+                level=2,
+                page_description="about servers" if n % 3 == 0 else "",
+                content=" ".join(words),
+                content_hash="0" * 64,
+                order=(page, n % 3),
+                title=f"Page {page} {words[0] if words else ''}",
+                heading=f"Heading {n}",
+                description="about servers" if n % 3 == 0 else "",
+                body=" ".join(words[: len(words) // 2]),
+                code=" ".join(words[len(words) // 2 :]),
+            )
+        )
+    return docs
+
+
+def whoosh_files(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.name.startswith(("_", INDEX_NAME))}
+
+
+def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) -> None:
+    docs = sample_docs(400)
+    ours = tmp_path / "ours"
+    write_index(docs, ours)
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    random.seed(0)
+    ix = whoosh_index.create_in(str(theirs), make_schema(), indexname=INDEX_NAME)
+    writer = ix.writer(compound=False)
+    for doc in docs:
+        row = dict(doc.__dict__)
+        row["order"] = list(doc.order)
+        writer.add_document(**row)
+    writer.commit(optimize=True)
+    ix.close()
+    (theirs / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
+
+    assert whoosh_files(ours) == whoosh_files(theirs)
+
+
+def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n"
+        f"  - name: llms\n    kind: llms-full\n    path: {FIXTURES / 'llms' / 'llms-full.txt'}\n",
+    )
+    build_from_file(config, tmp_path / "held")
+    monkeypatch.setattr(index, "POOL_MB", 0.005)  # a run every few dozen postings
+    build_from_file(config, tmp_path / "spilled")
+    assert whoosh_files(tmp_path / "spilled") == whoosh_files(tmp_path / "held")
+    assert len(whoosh_files(tmp_path / "held")) > 3
+
+
+def tree(directory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+def child_processes() -> set[int]:
+    """Live children of this process (the helper must not outlive a build)."""
+    found: set[int] = set()
+    for task in Path("/proc/self/task").iterdir():
+        found.update(int(pid) for pid in (task / "children").read_text().split())
+    return found
+
+
+# How many requests the helper may hold before the build process analyses a batch (or
+# encodes a chunk of terms) itself: 0, all here (the helper only counts); 1, whichever side
+# is free; 100, all in the helper once it is up.
+@pytest.mark.parametrize("in_flight", [0, 1, 100])
+def test_analysis_shared_with_a_helper_process_writes_the_same_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_flight: int
+) -> None:
+    monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)  # many batches in flight
+    monkeypatch.setattr(index._HelperAnalysis, "IN_FLIGHT", in_flight)
+    monkeypatch.setattr(index, "CHUNK_POSTINGS", 50)  # many chunks of terms to encode
+    docs = sample_docs(400)
+    write_index(docs, tmp_path / "here")
+    before = child_processes()
+    write_index(docs, tmp_path / "helper", helper=True)
+    assert tree(tmp_path / "helper") == tree(tmp_path / "here")
+    assert child_processes() == before
+
+
+def test_a_source_failing_during_a_helper_build_raises_its_own_error_and_ends_the_helper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)
+
+    def docs():
+        yield from sample_docs(300)
+        raise SourceError("local", "big.txt", "cannot read: Input/output error")
+
+    before = child_processes()
+    with pytest.raises(SourceError) as info:
+        write_index(docs(), tmp_path / "index", helper=True)
+    assert str(info.value) == "source 'local' (big.txt): cannot read: Input/output error"
+    assert child_processes() == before
+
+
+def test_a_failure_inside_the_helper_process_is_a_build_error() -> None:
+    helper = HelperProcess("docwheel.index", "_serve_analysis", "build's analysis process")
+    try:
+        ticket = helper.request(("sections", [(0, None)]))
+        with pytest.raises(BuildError, match=r"^the build's analysis process failed: TypeError: "):
+            helper.reply(ticket)
+    finally:
+        helper.close()
+
+
+def test_a_build_large_enough_for_the_helper_gives_the_same_index(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import build
+
+    config = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n"
+        f"  - name: llms\n    kind: llms-full\n    path: {FIXTURES / 'llms' / 'llms-full.txt'}\n",
+    )
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    build_from_file(config, tmp_path / "here")
+    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    build_from_file(config, tmp_path / "helper")
+    assert tree(tmp_path / "helper") == tree(tmp_path / "here")
+
+
+def test_a_streamed_source_failing_in_a_helper_build_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import build, sources
+
+    (tmp_path / "llms-full.txt").write_text("# Title\n\ntext\n", encoding="utf-8")
+    config = write_config(
+        tmp_path,
+        "name: t\nsources:\n  - name: local\n    kind: llms-full\n    path: llms-full.txt\n"
+        "    format: mintlify\n",
+    )
+    monkeypatch.setattr(sources, "STREAM_BYTES", 0)
+    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    before = child_processes()
+    with pytest.raises(SourceError, match="format 'mintlify' found no pages"):
+        build_from_file(config, tmp_path / "build" / "index")
+    assert not (tmp_path / "build").exists()
+    assert child_processes() == before
