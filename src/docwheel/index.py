@@ -50,6 +50,7 @@ from .ranking import (
     FieldWeight,
     ImpactIndex,
     best_per_page,
+    best_per_page_of,
     is_changelog,
     pseudo_frequency,
 )
@@ -1089,6 +1090,11 @@ class WhooshIndex:
                 candidates=self.semantic_candidates,
             )
             scores = self._demote_changelogs(fused.scores, terms)
+        elif matching is None and scope is None:
+            # The common case stays sparse: no whole-index arrays at all.
+            hit, part = self._sparse_score(terms, pairs)
+            chosen, total = best_per_page_of(hit, part, self._impacts.pages, limit, per_page=per_page)
+            return Outcome(self._hits(chosen), total, terms, warnings, pairs, fused)
         else:
             scores = self._score(terms, pairs)
         if matching is not None:
@@ -1098,9 +1104,11 @@ class WhooshIndex:
         if scope is not None:
             scores = np.where(self._scope_mask(scope), scores, 0.0)
         chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
+        return Outcome(self._hits(chosen), total, terms, warnings, pairs, fused)
+
+    def _hits(self, chosen: list[tuple[int, float]]) -> list[RawHit]:
         searcher = self._searcher()
-        hits = [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
-        return Outcome(hits, total, terms, warnings, pairs, fused)
+        return [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
         """The index terms of a plain query, unknown words replaced by their nearest known term."""
@@ -1123,15 +1131,23 @@ class WhooshIndex:
         return self._speller
 
     def _score(self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True) -> np.ndarray:
-        """Every section's score for plain query terms (0 for a section matching none).
+        """Every section's score for plain query terms (0 for a section matching none)."""
+        hit, part = self._sparse_score(terms, pairs, demote)
+        out = np.zeros(self._impacts.n_docs, dtype=np.float64)
+        out[hit] = part
+        return out
 
-        Only the sections that match a term are computed: on a large index most sections
-        match nothing, and whole-array passes per query would dominate its time."""
+    def _sparse_score(
+        self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The sections matching any plain query term (ascending) and their scores (> 0).
+
+        Only those sections are computed: on a large index most sections match nothing,
+        and whole-array passes per query would dominate its time."""
         scores, matched = self._impacts.scores(terms)
         hit = np.flatnonzero(matched)
-        out = np.zeros(self._impacts.n_docs, dtype=np.float64)
         if hit.size == 0:
-            return out
+            return hit, np.zeros(0)
         pages = self._impacts.pages[hit]
         page_scores, page_matched = self._page_impacts.scores(terms)
         part = scores[hit]
@@ -1143,16 +1159,14 @@ class WhooshIndex:
                 covered = np.maximum(covered, page_matched[pages])
             part = part * (covered / len(terms)) ** self.coord_power
         if pairs and self.pair_weight:
-            pair_scores, _ = self._impacts.scores(pairs)
-            part = part + self.pair_weight * pair_scores[hit]
+            part = part + self.pair_weight * self._impacts.scores_at(pairs, hit)
         if self.page_weight:
             # A section is also judged by its page: words the question shares with the rest
             # of the page (its title, other sections) are evidence the page answers it.
             part = part + self.page_weight * page_scores[pages]
         if demote and not CHANGE_TERMS.intersection(terms):
             part = np.where(self._changelog[hit], part * CHANGELOG_FACTOR, part)
-        out[hit] = part
-        return out
+        return hit, part
 
     def _demote_changelogs(self, scores: np.ndarray, terms: Sequence[str]) -> np.ndarray:
         """Changelog sections count less unless the query asks for changes."""

@@ -193,6 +193,22 @@ class ImpactIndex:
         total = np.bincount(docs, weights, minlength=self.n_docs)
         return total, np.bincount(docs, minlength=self.n_docs)
 
+    def scores_at(self, terms: Iterable[str], docs: np.ndarray) -> np.ndarray:
+        """Summed impacts of ``terms`` for the sections ``docs`` (ascending) only: for
+        rare terms such as word pairs, cheaper than ``scores`` over every section."""
+        total = np.zeros(len(docs))
+        for term in dict.fromkeys(terms):
+            span = self.span(term)
+            if span is None:
+                continue
+            start, count = span
+            found = self.docs[start : start + count]
+            at = np.searchsorted(docs, found)
+            inside = at < len(docs)
+            inside[inside] = docs[at[inside]] == found[inside]
+            total[at[inside]] += self.weights[start : start + count][inside]
+        return total
+
     def documents(self, term: str) -> np.ndarray:
         """The sections holding ``term`` in any field, ascending."""
         span = self.span(term)
@@ -226,6 +242,14 @@ def best_per_page(
     earlier section, so results are stable across runs.
     """
     hits = np.flatnonzero(scores > 0)
+    return best_per_page_of(hits, scores[hits], pages, limit, per_page=per_page)
+
+
+def best_per_page_of(
+    hits: np.ndarray, hit_scores: np.ndarray, pages: np.ndarray, limit: int, *, per_page: bool = True
+) -> tuple[list[tuple[int, float]], int]:
+    """``best_per_page`` for scores given only where they are positive: ``hits`` (section
+    numbers, ascending) and their ``hit_scores``; no pass over the whole index."""
     if hits.size == 0:
         return [], 0
     if per_page:
@@ -239,14 +263,14 @@ def best_per_page(
     # included) is a prefix of the full order, and it is widened until it holds ``limit``
     # pages.
     wanted = limit * 8
-    hit_scores = scores[hits]
     while True:
         if wanted >= hits.size:
-            candidates = hits
+            candidates, candidate_scores = hits, hit_scores
         else:
             cutoff = np.partition(hit_scores, hits.size - wanted)[hits.size - wanted]
-            candidates = hits[hit_scores >= cutoff]
-        chosen = _first_per_page(candidates, scores, pages, limit, per_page)
+            keep = hit_scores >= cutoff
+            candidates, candidate_scores = hits[keep], hit_scores[keep]
+        chosen = _first_per_page(candidates, candidate_scores, pages, limit, per_page)
         if len(chosen) == limit or candidates.size == hits.size:
             return chosen, total
         wanted *= 4
@@ -255,16 +279,17 @@ def best_per_page(
 def _first_per_page(
     candidates: np.ndarray, scores: np.ndarray, pages: np.ndarray, limit: int, per_page: bool
 ) -> list[tuple[int, float]]:
+    """``scores`` are the candidates' own, in the same order."""
     # Stable order: score descending, then section number ascending.
-    order = candidates[np.lexsort((candidates, -scores[candidates]))]
+    order = np.lexsort((candidates, -scores))
     chosen: list[tuple[int, float]] = []
     seen: set[int] = set()
-    for doc in order:
+    for doc, score in zip(candidates[order].tolist(), scores[order].tolist()):
         page = int(pages[doc])
         if per_page and page in seen:
             continue
         seen.add(page)
-        chosen.append((int(doc), float(scores[doc])))
+        chosen.append((doc, score))
         if len(chosen) == limit:
             break
     return chosen

@@ -19,19 +19,20 @@ _MAX_WINDOWS = 300  # candidate passages scored per section (from its first matc
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
-# (pattern, replacement, text that must occur for the pattern to match: most sections
-# have no images, tags or tables, and skipping those passes halves a snippet's cost)
+# (pattern, replacement, texts one of which must occur for the pattern to match, none:
+# always tried; most sections have no images, tags or tables, and skipping those passes
+# halves a snippet's cost)
 _INLINE = [
-    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1", "!["),  # images -> alt text
-    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1", "]("),  # links -> link text
-    (re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", "]["),  # reference links -> link text
-    (re.compile(r"<[^>\n]{1,200}>"), " ", "<"),  # HTML / JSX tags
-    (re.compile(r"(\*\*|__|`)"), "", ""),  # bold and code markers
-    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ""),  # block markers
+    (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1", ("![",)),  # images -> alt text
+    (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1", ("](",)),  # links -> link text
+    (re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", ("][",)),  # reference links -> link text
+    (re.compile(r"<[^>\n]{1,200}>"), " ", ("<",)),  # HTML / JSX tags
+    (re.compile(r"(\*\*|__|`)"), "", ("**", "__", "`")),  # bold and code markers
+    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ()),  # block markers
     # *emphasis* around words (after list markers are gone); "a * b" and "*.md" stay
-    (re.compile(r"(?<![\w*])\*(\w(?:[^*\n]*?[\w).!?])?)\*(?![\w*])"), r"\1", "*"),
-    (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), "", "---"),  # table rules
-    (re.compile(r"\|"), " ", "|"),
+    (re.compile(r"(?<![\w*])\*(\w(?:[^*\n]*?[\w).!?])?)\*(?![\w*])"), r"\1", ("*",)),
+    (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), "", ("---",)),  # table rules
+    (re.compile(r"\|"), " ", ("|",)),
 ]
 _SENTENCE_END = re.compile(r"[.!?:]\s|\n")
 
@@ -53,7 +54,7 @@ def plain_segments(markdown: str) -> list[_Segment]:
         buf.clear()
         if not is_code:
             for pattern, repl, needed in _INLINE:
-                if needed in text:
+                if not needed or any(n in text for n in needed):
                     text = pattern.sub(repl, text)
         text = re.sub(r"\s+", " ", html.unescape(text)).strip()
         if text:
