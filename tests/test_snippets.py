@@ -55,6 +55,8 @@ def test_snippet_drops_reference_links_and_single_emphasis():
     snippet = make_snippet(text, {"header"}, _terms_of)
     assert "Clients SHOULD send the **header**; see the spec and RFC 8414." in snippet
     assert "2 * 3 * 4 for *.md, *.txt files" in snippet
+    indexing = make_snippet('Read the header with `data["a"]["b"]` or `m[i][j]`.', {"header"}, _terms_of)
+    assert 'data["a"]["b"] or m[i][j]' in indexing
 
 
 def test_snippet_leaves_no_dangling_code_fence():

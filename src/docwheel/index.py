@@ -1415,7 +1415,9 @@ def _phrase_count(q: query.Query) -> int:
     """How many phrases a query holds: AND evaluates the parts with fewer first."""
     if type(q) is query.Phrase:
         return 1
-    return sum(_phrase_count(c) for c in q.children()) if q.is_leaf() is False else 0
+    if q.is_leaf():
+        return 0
+    return sum(_phrase_count(c) for c in q.children())
 
 
 def _split_any_field_words(children: Sequence[query.Query]) -> tuple[list[str], list[query.Query]]:

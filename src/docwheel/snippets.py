@@ -25,7 +25,8 @@ _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
 _INLINE = [
     (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1", ("![",)),  # images -> alt text
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1", ("](",)),  # links -> link text
-    (re.compile(r"\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", ("][",)),  # reference links -> link text
+    # reference links -> link text (not indexing such as data["a"]["b"] or m[i][j])
+    (re.compile(r"(?<![\w\])])\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", ("][",)),
     (re.compile(r"<[^>\n]{1,200}>"), " ", ("<",)),  # HTML / JSX tags
     (re.compile(r"(\*\*|__|`)"), "", ("**", "__", "`")),  # bold and code markers
     (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ()),  # block markers
