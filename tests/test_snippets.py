@@ -59,6 +59,14 @@ def test_snippet_drops_reference_links_and_single_emphasis():
     assert 'data["a"]["b"] or m[i][j]' in indexing
 
 
+def test_inline_code_keeps_its_text_verbatim():
+    text = "Names match `^[a-z0-9][a-z0-9_-]*$`; it returns `Promise<void>` and takes `*args` or `[x](y)`."
+    snippet = make_snippet(text, {"name"}, _terms_of)
+    assert "^[a-z0-9][a-z0-9_-]*$" in snippet
+    assert "Promise<void>" in snippet and "*args" in snippet and "[x](y)" in snippet
+    assert "`" not in snippet
+
+
 def test_snippet_leaves_no_dangling_code_fence():
     text = "Install it:\n\n```bash\npip install widget\n```\n\nThen import widget."
     snippet = make_snippet(text, {"widget"}, _terms_of)

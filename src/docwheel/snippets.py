@@ -25,7 +25,7 @@ _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
 _INLINE = [
     (re.compile(r"!\[([^\]]*)\]\([^)]*\)"), r"\1", ("![",)),  # images -> alt text
     (re.compile(r"\[([^\]]+)\]\([^)]*\)"), r"\1", ("](",)),  # links -> link text
-    # reference links -> link text (not indexing such as data["a"]["b"] or m[i][j])
+    # reference links -> link text (not indexing such as data["a"]["b"] outside code)
     (re.compile(r"(?<![\w\])])\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", ("][",)),
     (re.compile(r"<[^>\n]{1,200}>"), " ", ("<",)),  # HTML / JSX tags
     (re.compile(r"(\*\*|__|`)"), "", ("**", "__", "`")),  # bold and code markers
@@ -36,6 +36,24 @@ _INLINE = [
     (re.compile(r"\|"), " ", ("|",)),
 ]
 _SENTENCE_END = re.compile(r"[.!?:]\s|\n")
+_INLINE_CODE = re.compile(r"(`+)([^`\n]+?)\1")
+_HIDDEN = re.compile(r"\x00(\d+)\x00")
+
+
+def _hide_inline_code(text: str) -> tuple[str, list[str]]:
+    """``text`` with each inline code span replaced by a placeholder, and the spans' text.
+
+    Markup rules must not touch code: ``Promise<void>`` is not a tag, ``m[i][j]`` not a
+    link, ``*args`` not emphasis."""
+    if "`" not in text:
+        return text, []
+    kept: list[str] = []
+
+    def hide(m: re.Match) -> str:
+        kept.append(m.group(2).replace("\x00", ""))
+        return f"\x00{len(kept) - 1}\x00"
+
+    return _INLINE_CODE.sub(hide, text.replace("\x00", "")), kept
 
 
 @dataclass(frozen=True)
@@ -54,9 +72,12 @@ def plain_segments(markdown: str) -> list[_Segment]:
         text = "\n".join(buf)
         buf.clear()
         if not is_code:
+            text, kept = _hide_inline_code(text)
             for pattern, repl, needed in _INLINE:
                 if not needed or any(n in text for n in needed):
                     text = pattern.sub(repl, text)
+            if kept:
+                text = _HIDDEN.sub(lambda m: kept[int(m.group(1))], text)
         text = re.sub(r"\s+", " ", html.unescape(text)).strip()
         if text:
             segments.append(_Segment(text, is_code))
