@@ -36,6 +36,15 @@ sources:
     )
 
 
+def tree(directory: Path) -> dict[str, bytes]:
+    """Relative path -> bytes of every file under ``directory``."""
+    return {
+        p.relative_to(directory).as_posix(): p.read_bytes()
+        for p in sorted(directory.rglob("*"))
+        if p.is_file()
+    }
+
+
 def docwheel_cmd() -> list[str]:
     """The CLI as installed beside this interpreter."""
     return [sys.executable, "-m", "docwheel"]

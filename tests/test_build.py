@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, write_config
+from helpers import FIXTURES, tree, write_config
 from httpserver import HTTPTestServer
 
 import docwheel
@@ -46,15 +46,6 @@ def all_refs(index_dir: Path) -> list[str]:
 def pages_by_ref(index_dir: Path) -> dict[str, docwheel.PageOutline]:
     with docwheel.open_index(index_dir) as docs:
         return {page.ref: page for page in docs.outline()}
-
-
-def tree(directory: Path) -> dict[str, bytes]:
-    """Relative path -> bytes of every file under ``directory``."""
-    return {
-        p.relative_to(directory).as_posix(): p.read_bytes()
-        for p in sorted(directory.rglob("*"))
-        if p.is_file()
-    }
 
 
 # -- llms-full ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, write_config
+from helpers import site_config, tree, write_config
 from whoosh import index as whoosh_index
 
 from docwheel import index
@@ -87,20 +87,12 @@ def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) ->
 def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = write_config(
-        tmp_path,
-        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n"
-        f"  - name: llms\n    kind: llms-full\n    path: {FIXTURES / 'llms' / 'llms-full.txt'}\n",
-    )
+    config = site_config(tmp_path)
     build_from_file(config, tmp_path / "held")
     monkeypatch.setattr(index, "POOL_MB", 0.005)  # a run every few dozen postings
     build_from_file(config, tmp_path / "spilled")
     assert whoosh_files(tmp_path / "spilled") == whoosh_files(tmp_path / "held")
     assert len(whoosh_files(tmp_path / "held")) > 3
-
-
-def tree(directory: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
 
 
 def child_processes() -> set[int]:
@@ -160,11 +152,7 @@ def test_a_build_large_enough_for_the_helper_gives_the_same_index(
 ) -> None:
     from docwheel import build
 
-    config = write_config(
-        tmp_path,
-        f"name: t\nsources:\n  - name: site\n    kind: markdown\n    path: {FIXTURES / 'site'}\n"
-        f"  - name: llms\n    kind: llms-full\n    path: {FIXTURES / 'llms' / 'llms-full.txt'}\n",
-    )
+    config = site_config(tmp_path)
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     build_from_file(config, tmp_path / "here")
     monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
