@@ -244,6 +244,28 @@ def test_words_standing_together_rank_above_the_same_words_apart(tmp_path):
         assert [h.title for h in index.search("warm cache").results] == ["Apart", "Together"]
 
 
+def test_numbers_inside_a_typed_name_do_not_match_on_their_own(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "localization.md").write_text(
+        "# Languages\n\nTurn on i18n for the site, then list the locales editors can pick.\n"
+    )
+    (site / "runtime.md").write_text(
+        "# Runtime\n\nNode 18 or later is required: date locales come from the Intl data "
+        "of Node 18. Node 18 ships full locales; older locales data is partial.\n"
+    )
+    config = write_config(
+        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
+    )
+    build_from_file(config, tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as index:
+        result = index.search("i18n locales", explain=True)
+        assert [h.title for h in result.results] == ["Languages", "Runtime"]
+        assert result.results[0].explain["terms"] == ["i18n", "local"]
+        # The number typed alone still finds it, and so does a number-only word.
+        assert index.search("18").results[0].title == "Runtime"
+
+
 def test_best_per_page_matches_a_full_sort_on_large_inputs_with_ties():
     """Only the best few hits are sorted; the answer must be the full sort's."""
     rng = np.random.default_rng(3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docwheel.words import split_identifier
+from docwheel.words import split_identifier, without_number_parts
 
 
 @pytest.mark.parametrize(
@@ -28,3 +28,18 @@ def test_identifier_terms(token, terms):
 
 def test_hyphenated_name_and_camel_case_name_share_their_merged_term():
     assert split_identifier("yields-right")[-1].lower() == split_identifier("yieldsRight")[-1].lower()
+
+
+@pytest.mark.parametrize(
+    ("terms", "searched"),
+    [
+        (["18", "i18n"], ["i18n"]),
+        (["base", "64", "base64"], ["base", "base64"]),
+        (["3", "12", "3.12"], ["3.12"]),
+        (["404"], ["404"]),
+        (["2025", "06", "18", "20250618"], ["2025", "06", "18", "20250618"]),
+        (["gather"], ["gather"]),
+    ],
+)
+def test_a_typed_word_is_not_searched_by_the_bare_numbers_split_out_of_it(terms, searched):
+    assert without_number_parts(terms) == searched

@@ -56,7 +56,7 @@ from .ranking import (
 )
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
 from .spelling import Speller
-from .words import TOKEN_PATTERN, split_identifier
+from .words import TOKEN_PATTERN, split_identifier, without_number_parts
 
 INDEX_NAME = "docwheel"
 
@@ -1116,7 +1116,7 @@ class WhooshIndex:
         corrections: list[tuple[str, str]] = []
         for word in text.split():
             fixes = []
-            for term in self.analyze(word):
+            for term in without_number_parts(self.analyze(word)):
                 fixed = self._speller_for().suggest(term) if term not in self._impacts else None
                 if fixed:
                     fixes.append(fixed)

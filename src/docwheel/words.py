@@ -36,3 +36,17 @@ def split_identifier(token: str) -> list[str]:
     if len(segments) > 1:
         out.append(".".join(segments))
     return out
+
+
+def without_number_parts(terms: list[str]) -> list[str]:
+    """The terms one typed word is searched by, less the bare numbers split out of it.
+
+    ``i18n``, ``base64``, ``oauth2`` and ``v2`` index their digit runs as terms too (``18``,
+    ``64``), so that a reader typing the number alone still finds them. Searched for, those
+    numbers only match unrelated text ("Node 18", "step 2") and make every answer look
+    as if it lacked one of the query's words. The word keeps its whole form and its
+    letter parts; a word made only of digits (a date, ``404``) keeps everything."""
+    if len(terms) < 2:
+        return terms
+    kept = [term for term in terms if not term.isdigit()]
+    return kept or terms
