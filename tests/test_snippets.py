@@ -67,6 +67,19 @@ def test_inline_code_keeps_its_text_verbatim():
     assert "`" not in snippet
 
 
+def test_backslash_escapes_read_as_the_plain_character():
+    text = r"Edit claude\_desktop\_config.json (\~200 words), not \*this\* or \[that\]; `C:\dir\_x` stays."
+    snippet = make_snippet(text, {"edit"}, _terms_of)
+    assert "claude_desktop_config.json (~200 words), not *this* or [that]" in snippet
+    assert "C:\\dir\\_x" in snippet  # code spans keep their backslashes
+
+
+def test_underscore_emphasis_is_dropped_but_names_with_underscores_stay():
+    text = "_A short description_ of __the issues__: set my_var_name or a__b__c, see _private."
+    snippet = make_snippet(text, {"issue"}, _terms_of)
+    assert snippet == "A short description of the **issues**: set my_var_name or a__b__c, see _private."
+
+
 def test_snippet_leaves_no_dangling_code_fence():
     text = "Install it:\n\n```bash\npip install widget\n```\n\nThen import widget."
     snippet = make_snippet(text, {"widget"}, _terms_of)

@@ -28,7 +28,10 @@ _INLINE = [
     # reference links -> link text (not indexing such as data["a"]["b"] outside code)
     (re.compile(r"(?<![\w\])])\[([^\]\n]+)\]\[[^\]\n]*\]"), r"\1", ("][",)),
     (re.compile(r"<[^>\n]{1,200}>"), " ", ("<",)),  # HTML / JSX tags
-    (re.compile(r"(\*\*|__|`)"), "", ("**", "__", "`")),  # bold and code markers
+    (re.compile(r"(\*\*|`)"), "", ("**", "`")),  # bold and stray code markers
+    # __bold__ and _emphasis_ around words only: __init__ and snake_case_names stay
+    (re.compile(r"(?<![\w_])__(?=\S)([^\n]+?)(?<=\S)__(?![\w_])"), r"\1", ("__",)),
+    (re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]*?[^\s_])_(?![\w_])"), r"\1", ("_",)),
     (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ()),  # block markers
     # *emphasis* around words (after list markers are gone); "a * b" and "*.md" stay
     (re.compile(r"(?<![\w*])\*(\w(?:[^*\n]*?[\w).!?])?)\*(?![\w*])"), r"\1", ("*",)),
@@ -36,24 +39,28 @@ _INLINE = [
     (re.compile(r"\|"), " ", ("|",)),
 ]
 _SENTENCE_END = re.compile(r"[.!?:]\s|\n")
-_INLINE_CODE = re.compile(r"(`+)([^`\n]+?)\1")
+# An inline code span, or a backslash escape of ASCII punctuation (CommonMark's rule).
+_LITERAL = re.compile(r"(`+)([^`\n]+?)\1|\\([!-/:-@\[-`{-~])")
 _HIDDEN = re.compile(r"\x00(\d+)\x00")
 
 
-def _hide_inline_code(text: str) -> tuple[str, list[str]]:
-    """``text`` with each inline code span replaced by a placeholder, and the spans' text.
+def _hide_literals(text: str) -> tuple[str, list[str]]:
+    """``text`` with each inline code span and escaped character replaced by a
+    placeholder, and what each placeholder stands for.
 
-    Markup rules must not touch code: ``Promise<void>`` is not a tag, ``m[i][j]`` not a
-    link, ``*args`` not emphasis."""
-    if "`" not in text:
+    Markup rules must not touch code (``Promise<void>`` is not a tag, ``m[i][j]`` not a
+    link, ``*args`` not emphasis), and an escaped ``\\_`` or ``\\[`` is the plain character
+    (``claude\\_desktop\\_config.json`` reads as ``claude_desktop_config.json``)."""
+    if "`" not in text and "\\" not in text:
         return text, []
     kept: list[str] = []
 
     def hide(m: re.Match) -> str:
-        kept.append(m.group(2).replace("\x00", ""))
+        literal = m.group(2) if m.group(2) is not None else m.group(3)
+        kept.append(literal.replace("\x00", ""))
         return f"\x00{len(kept) - 1}\x00"
 
-    return _INLINE_CODE.sub(hide, text.replace("\x00", "")), kept
+    return _LITERAL.sub(hide, text.replace("\x00", "")), kept
 
 
 @dataclass(frozen=True)
@@ -72,7 +79,7 @@ def plain_segments(markdown: str) -> list[_Segment]:
         text = "\n".join(buf)
         buf.clear()
         if not is_code:
-            text, kept = _hide_inline_code(text)
+            text, kept = _hide_literals(text)
             for pattern, repl, needed in _INLINE:
                 if not needed or any(n in text for n in needed):
                     text = pattern.sub(repl, text)
