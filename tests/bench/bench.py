@@ -756,6 +756,12 @@ async def drive_mcp(label: str, index_dir: Path, queries: list[str], errlog) -> 
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
+    # The SDK's client checks a tool's result against its output schema, importing
+    # jsonschema the first time (60-130 ms here). That is this process's start-up, not the
+    # server's: import it before the clock starts.
+    import jsonschema  # noqa: F401
+    import referencing.exceptions  # noqa: F401
+
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "docwheel", "serve", "--index", str(index_dir)],
         env={"PYTHONPATH": child_env()["PYTHONPATH"]},
