@@ -144,6 +144,19 @@ def test_section_cosine_matches_float_cosine(tmp_path: Path) -> None:
         sections.cosine(np.ones(8))
 
 
+def test_large_section_sets_are_scored_block_by_block_with_the_same_numbers(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    floats = rng.normal(size=(20_000, 16)).astype(np.float32)
+    save_section_vectors(tmp_path, *quantize_sections(floats))
+    kept = SectionVectors.load(tmp_path)
+    loaded = SectionVectors.load(tmp_path)
+    blockwise = SectionVectors(loaded.vectors, loaded.scales, dense_bytes=0)
+    for _ in range(3):
+        query = rng.normal(size=16).astype(np.float32)
+        assert np.array_equal(blockwise.cosine(query), kept.cosine(query))
+    assert kept._dense is not None and blockwise._dense is None  # no float copy is kept
+
+
 def test_no_sections_cosine_is_empty(tmp_path: Path) -> None:
     save_section_vectors(tmp_path, *quantize_sections(np.zeros((0, 4), np.float32)))
     assert SectionVectors.load(tmp_path).cosine(np.ones(4)).shape == (0,)

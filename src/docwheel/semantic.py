@@ -55,6 +55,10 @@ SECTION_VECTORS_FILE = "section_vectors.npy"
 SECTION_SCALES_FILE = "section_scales.npy"
 ENCODER_FILES = (CONFIG_FILE, VOCAB_FILE, TOKEN_VECTORS_FILE, TOKEN_SCALES_FILE)
 SECTION_FILES = (SECTION_VECTORS_FILE, SECTION_SCALES_FILE)
+# Section vectors are kept as one float32 copy up to this size; beyond it they are
+# converted a block of rows at a time for each query (SectionVectors).
+DENSE_BYTES = 64 * 2**20
+BLOCK_ROWS = 8192
 
 
 class StaticEncoder:
@@ -181,17 +185,21 @@ class StaticEncoder:
 class SectionVectors:
     """One int8 vector per section, memory-mapped; `cosine` scores a query against all.
 
-    The first `cosine` call keeps a dequantised float32 copy (4 bytes a dimension, 1 KiB a
-    section at 256 dimensions): numpy has no fast int8 product, and converting the mapped
-    matrix on every query costs milliseconds where the float product costs about 50 µs per
-    thousand sections.
+    numpy has no fast int8 product, so the vectors are dequantised to float32 for it (4
+    bytes a dimension, 1 KiB a section at 256 dimensions). Up to ``dense_bytes`` of them
+    the first `cosine` call keeps that copy: converting on every query costs more than the
+    product itself (about 50 µs per thousand sections). Beyond it, each query converts a
+    block at a time into one reusable buffer, so a huge docs set does not hold a float copy
+    of every section in memory: 223,000 sections at 256 dimensions take 21 ms a query that
+    way instead of 17 ms, and 8 MB instead of 228 MB. Both ways give the same numbers.
     """
 
-    def __init__(self, vectors: np.ndarray, scales: np.ndarray):
+    def __init__(self, vectors: np.ndarray, scales: np.ndarray, dense_bytes: int = DENSE_BYTES):
         if vectors.dtype != np.int8 or vectors.ndim != 2 or scales.shape != (vectors.shape[0],):
             raise ValueError("section vectors must be int8 (n, dim) with float32 scales (n,)")
         self.vectors = vectors
         self.scales = scales
+        self.dense_bytes = dense_bytes
         self._dense: np.ndarray | None = None
 
     def __len__(self) -> int:
@@ -209,14 +217,26 @@ class SectionVectors:
         norm = float(np.linalg.norm(query))
         if norm == 0.0 or len(self) == 0:
             return np.zeros(len(self), dtype=np.float32)
-        if self._dense is None:
-            dense = np.array(self.vectors, dtype=np.float32)
-            dense *= np.asarray(self.scales, dtype=np.float32)[:, None]
-            self._dense = dense
-        # einsum, not @: a BLAS product wakes BLAS threads, and on a busy machine waiting for
-        # them took 10 ms instead of 0.2 ms (5,000 sections, 2 cores).
-        scores = np.einsum("ij,j->i", self._dense, query / np.float32(norm))
-        return scores.astype(np.float32, copy=False)
+        unit = query / np.float32(norm)
+        if len(self) * self.dim * 4 > self.dense_bytes:
+            products = self._blockwise_products(unit)
+        else:
+            if self._dense is None:
+                self._dense = np.array(self.vectors, dtype=np.float32)
+            products = _product(self._dense, unit)
+        # A row is q * scale: its product with the query is scaled once, not each element.
+        products *= np.asarray(self.scales, dtype=np.float32)
+        return products
+
+    def _blockwise_products(self, unit: np.ndarray) -> np.ndarray:
+        products = np.empty(len(self), dtype=np.float32)
+        buffer = np.empty((min(BLOCK_ROWS, len(self)), self.dim), dtype=np.float32)
+        for start in range(0, len(self), BLOCK_ROWS):
+            stop = min(start + BLOCK_ROWS, len(self))
+            block = buffer[: stop - start]
+            np.copyto(block, self.vectors[start:stop], casting="unsafe")
+            products[start:stop] = _product(block, unit)
+        return products
 
     @classmethod
     def load(cls, directory: str | Path, dim: int | None = None) -> SectionVectors:
@@ -226,6 +246,12 @@ class SectionVectors:
         if not np.isfinite(scales).all():
             raise SemanticFilesError(directory / SECTION_SCALES_FILE, "scales are not all finite")
         return cls(vectors, scales)
+
+
+def _product(rows: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    # einsum, not @: a BLAS product wakes BLAS threads, and on a busy machine waiting for
+    # them took 10 ms instead of 0.2 ms (5,000 sections, 2 cores).
+    return np.einsum("ij,j->i", rows, unit).astype(np.float32, copy=False)
 
 
 # -- quantisation and saving ----------------------------------------------------------------
