@@ -70,9 +70,15 @@ def test_full_text_carries_the_section_text(docs):
     assert hit.text is not None and "acme doctor" in hit.text
 
 
-@pytest.mark.parametrize("query", ["", "   ", "*", "how do I", "((", "NOT widget"])
+@pytest.mark.parametrize("query", ["", "   ", "*", "how do I", "(("])
 def test_queries_without_words_are_clear_errors(docs, query):
-    with pytest.raises(QueryError):
+    with pytest.raises(QueryError, match="empty query|no words to search for"):
+        docs.search(query)
+
+
+@pytest.mark.parametrize("query", ["NOT widget", "NOT widget NOT docker", '(NOT "hydration mismatch")'])
+def test_a_query_of_only_exclusions_says_to_add_words(docs, query):
+    with pytest.raises(QueryError, match="only says what to leave out; add words to search for"):
         docs.search(query)
 
 

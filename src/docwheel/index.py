@@ -929,8 +929,18 @@ _EDGE_PUNCTUATION = "\"'.,;:!?()[]{}<>"
 
 
 def _no_words(text: str) -> str:
-    shown = text if len(text) <= 60 else text[:57] + "..."
-    return f"query {shown!r} has no words to search for; use a few words from the docs"
+    return f"query {_shown(text)!r} has no words to search for; use a few words from the docs"
+
+
+def _only_negations(text: str) -> str:
+    return (
+        f"query {_shown(text)!r} only says what to leave out; add words to search for, "
+        "as in 'install NOT docker'"
+    )
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class WhooshIndex:
@@ -1040,10 +1050,12 @@ class WhooshIndex:
             # A bare "*" would score every section (seconds on a large index).
             q = self._parser.parse(_plain_words(text))
             warnings.append("query syntax could not be used as written; searched its words")
-        q = _lift_negations(q)
-        if q is query.NullQuery or _has_match_all(q):
+        lifted = _lift_negations(q)
+        if lifted is query.NullQuery and _has_negation(q):
+            raise QueryError(_only_negations(text))
+        if lifted is query.NullQuery or _has_match_all(lifted):
             raise QueryError(_no_words(text))
-        return q, warnings
+        return lifted, warnings
 
     def search(
         self,
@@ -1469,6 +1481,12 @@ def _plain_words(text: str) -> str:
 
 def _strip_syntax(word: str) -> str:
     return "".join(ch for ch in word if ch.isalnum() or ch in "._-")
+
+
+def _has_negation(q: query.Query) -> bool:
+    if isinstance(q, query.Not):
+        return True
+    return any(_has_negation(c) for c in getattr(q, "subqueries", ()))
 
 
 def _has_match_all(q: query.Query) -> bool:
