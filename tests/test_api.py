@@ -108,6 +108,14 @@ def test_no_results_is_a_warning_not_an_error(docs):
     assert "no results" in result.warnings[0]
 
 
+def test_a_word_the_docs_never_use_is_named_in_the_warnings(docs):
+    result = docs.search("install zyzzyvaqq")
+    assert result.results and result.warnings == ("'zyzzyvaqq' does not appear in these docs",)
+    assert docs.search("install docker").warnings == ()
+    # A word one edit from a known one is corrected instead, and said so.
+    assert docs.search("install dokcer").warnings == ("searched for 'docker' instead of 'dokcer'",)
+
+
 def test_read_page_returns_all_sections_in_order(docs):
     doc = docs.read("site:guides/install")
     assert doc.title == "Installation"

@@ -179,6 +179,14 @@ def test_a_library_merges_results_by_score_and_routes_refs(versioned, other):
         assert page.source == "hooks-docs.client" and page.title == "Webhooks"
 
 
+def test_a_word_is_reported_absent_only_when_no_snapshot_has_it(versioned, other):
+    with docwheel.open_index(versioned) as alone:
+        assert "'webhook' does not appear in these docs" in alone.search("webhook retries").warnings
+    with open_docs([versioned, other]) as docs:
+        warnings = docs.search("webhook retries zyzzyvaqq").warnings
+        assert warnings == ("'zyzzyvaqq' does not appear in these docs",)
+
+
 def test_a_library_filters_by_source_and_version_across_snapshots(versioned, other):
     with open_docs([versioned, other]) as docs:
         only = docs.search("retries", source="hooks", limit=10).results

@@ -126,7 +126,7 @@ def no_results(found: SearchResult, source: str | None, version: str | None) -> 
     where = f" in source {source!r}" if source and source != "all" else ""
     where += f" at version {version!r}" if version and version != "all" else ""
     hint = f"no results for {found.query!r}{where}; try fewer or more general words"
-    return dataclasses.replace(found, warnings=(*found.warnings, hint))
+    return dataclasses.replace(found, warnings=(hint, *found.warnings))
 
 
 def split_ref(ref: str) -> tuple[str, str, str]:

@@ -932,6 +932,18 @@ def _no_words(text: str) -> str:
     return f"query {_shown(text)!r} has no words to search for; use a few words from the docs"
 
 
+_ABSENT = " does not appear in these docs"
+
+
+def absent_word_note(word: str) -> str:
+    """The warning for a query word no section contains (and no known word is near)."""
+    return f"{word!r}{_ABSENT}"
+
+
+def is_absent_word_note(warning: str) -> bool:
+    return warning.endswith(_ABSENT)
+
+
 def _only_negations(text: str) -> str:
     return (
         f"query {_shown(text)!r} only says what to leave out; add words to search for, "
@@ -1080,11 +1092,12 @@ class WhooshIndex:
         matching = None
         pairs: list[str] = []
         if is_plain(text):
-            terms, corrections = self._plain_terms(text)
+            terms, corrections, absent = self._plain_terms(text)
             if not terms:
                 raise QueryError(_no_words(text))
             pairs = list(dict.fromkeys(pair_terms(text)))
             warnings += [f"searched for {new!r} instead of {old!r}" for old, new in corrections]
+            warnings += [absent_word_note(word) for word in absent]
         else:
             q, parse_warnings = self.parse(text)
             warnings += parse_warnings
@@ -1122,20 +1135,30 @@ class WhooshIndex:
         searcher = self._searcher()
         return [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
 
-    def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]]]:
-        """The index terms of a plain query, unknown words replaced by their nearest known term."""
+    def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+        """The index terms of a plain query, unknown words replaced by their nearest known
+        term; and the words that are neither in the docs nor one edit from a word that is."""
         terms: list[str] = []
         corrections: list[tuple[str, str]] = []
+        absent: list[str] = []
         for word in text.split():
             fixes = []
-            for term in without_number_parts(self.analyze(word)):
-                fixed = self._speller_for().suggest(term) if term not in self._impacts else None
+            known = False
+            word_terms = without_number_parts(self.analyze(word))
+            for term in word_terms:
+                if term in self._impacts:
+                    known = True
+                    fixed = None
+                else:
+                    fixed = self._speller_for().suggest(term)
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
+            if word_terms and not known and not fixes:
+                absent.append(word.strip(_EDGE_PUNCTUATION))
             if fixes:
                 corrections.append((word.strip(_EDGE_PUNCTUATION), max(fixes, key=len)))
-        return terms, corrections
+        return terms, corrections, list(dict.fromkeys(absent))
 
     def _speller_for(self) -> Speller:
         if self._speller is None:

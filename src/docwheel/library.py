@@ -21,6 +21,7 @@ from typing import TypeVar
 from .api import DocIndex, check_search, no_results, open_index
 from .discovery import installed_docs, normalise
 from .errors import IndexLoadError, QueryError, UnknownRefError
+from .index import is_absent_word_note
 from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
 from .versions import newest_first
 
@@ -191,7 +192,16 @@ class Library:
             )
             found.append((result, [_renamed(hit, shown) for hit in result.results]))
         hits = sorted((hit for _, hits in found for hit in hits), key=lambda h: -h.score)
-        warnings = tuple(dict.fromkeys(w for result, _ in found for w in result.warnings))
+        # A word missing from one snapshot may be in another: say it is absent only when
+        # it is absent from all of them.
+        warnings = tuple(
+            dict.fromkeys(
+                w
+                for result, _ in found
+                for w in result.warnings
+                if not is_absent_word_note(w) or all(w in other.warnings for other, _ in found)
+            )
+        )
         merged = SearchResult(
             query=query,
             total=sum(result.total for result, _ in found),
