@@ -8,7 +8,7 @@ import pytest
 import docwheel
 from docwheel.build import build_from_file
 from docwheel.ranking import ImpactIndex, best_per_page, impacts, is_changelog
-from docwheel.spelling import Speller, edit_distance
+from docwheel.spelling import Speller, edit_distance, one_edit
 
 from helpers import FIXTURES, write_config
 
@@ -155,6 +155,40 @@ def test_speller_prefers_the_closest_then_the_most_common_term():
     assert speller.suggest("restor") == "restore"
     assert speller.suggest("xyz") is None
     assert speller.suggest("res") is None  # too short to correct
+
+
+def test_a_typo_that_keeps_the_stemmer_from_cutting_the_suffix_is_corrected_by_the_word():
+    from whoosh.lang.porter import stem
+
+    frequency = {"elicit": 7, "configur": 3}.get
+    speller = Speller(["elicit", "configur"], lambda t: frequency(t) or 0)
+    # Stemmed, the typos are four edits from the stems; one edit from the words.
+    assert speller.suggest(stem("elicitaton")) is None
+    assert speller.suggest_word("elicitaton", stem) == "elicit"
+    assert speller.suggest_word("Configuraton", stem) == "configur"
+    assert speller.suggest_word("xylophones", stem) is None
+    assert speller.suggest_word("elict", stem) is None  # too short to guess at
+
+
+def test_search_corrects_a_typo_in_a_suffix_and_says_so(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "elicitation.md").write_text("# Elicitation\n\nAsk the user for input while a tool runs.\n")
+    (site / "sampling.md").write_text("# Sampling\n\nAsk the client's model for a completion.\n")
+    config = write_config(
+        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
+    )
+    build_from_file(config, tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as index:
+        result = index.search("elicitaton ask")
+        assert result.results[0].title == "Elicitation"
+        assert result.warnings == ("searched for 'elicit' instead of 'elicitaton'",)
+
+
+def test_one_edit_covers_drops_swaps_changes_and_inserts():
+    edits = one_edit("abc")
+    assert {"bc", "bac", "abd", "abxc"} <= edits and "abc" not in edits
+    assert all(e.startswith("abcd") for e in one_edit("abcdefgh", tail=4))
 
 
 @pytest.mark.parametrize(

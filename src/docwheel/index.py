@@ -36,6 +36,7 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
+from whoosh.lang.porter import stem as porter_stem
 from whoosh.codec import default_codec
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
 from whoosh.system import pack_int, pack_ushort
@@ -1151,6 +1152,10 @@ class WhooshIndex:
                     fixed = None
                 else:
                     fixed = self._speller_for().suggest(term)
+                    if fixed is None and len(word_terms) == 1:
+                        fixed = self._speller_for().suggest_word(
+                            word.strip(_EDGE_PUNCTUATION), porter_stem
+                        )
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)

@@ -8,6 +8,7 @@ restriction keeps a lookup to a few hundred comparisons.
 
 from __future__ import annotations
 
+import string
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
@@ -29,6 +30,25 @@ def edit_distance(a: str, b: str, limit: int) -> int:
             return limit + 1
         previous2, previous = previous, current
     return previous[-1]
+
+
+def one_edit(word: str, tail: int | None = None, letters: str = string.ascii_lowercase) -> set[str]:
+    """Every string one edit from ``word``: a letter dropped, two neighbours swapped, a
+    letter changed or one inserted; only within its last ``tail`` letters when given."""
+    first = 0 if tail is None else max(0, len(word) - tail)
+    splits = [(word[:i], word[i:]) for i in range(first, len(word) + 1)]
+    out = {a + b[1:] for a, b in splits if b}
+    out |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    out |= {a + c + b[1:] for a, b in splits if b for c in letters}
+    out |= {a + c + b for a, b in splits for c in letters}
+    out.discard(word)
+    return out
+
+
+# A typed word this long may be corrected before stemming, within its last letters, where
+# the suffixes a stemmer cuts are (Speller.suggest_word).
+MIN_SURFACE_LENGTH = 6
+SURFACE_TAIL = 5
 
 
 def allowed_edits(term: str) -> int:
@@ -57,6 +77,25 @@ class Speller:
                 self._seen.clear()
             self._seen[term] = self._suggest(term)
         return self._seen[term]
+
+    def suggest_word(self, word: str, stem: Callable[[str], str]) -> str | None:
+        """A known term for a typed word whose typo stemming hides, or None.
+
+        ``suggest`` compares stems, and a typo near the end of a word can keep the stemmer
+        from cutting its suffix: ``elicitaton`` stays whole while ``elicitation`` becomes
+        ``elicit``, four edits away. Here every word one edit from the typed one near its
+        end (a typo earlier on leaves the suffix to the stemmer, and ``suggest`` finds it)
+        is stemmed, and the most common known stem among them wins. Only for words of some
+        length: short ones have too many neighbours that are real words."""
+        word = word.lower()
+        if len(word) < MIN_SURFACE_LENGTH or not word.isalpha() or not word.isascii():
+            return None
+        key = f"\x00{word}"
+        if key not in self._seen:
+            known = {stem(candidate) for candidate in one_edit(word, SURFACE_TAIL)}
+            found = [(-self._frequency(term), term) for term in known if self._frequency(term)]
+            self._seen[key] = min(found)[1] if found else None
+        return self._seen[key]
 
     def _suggest(self, term: str) -> str | None:
         limit = allowed_edits(term)
