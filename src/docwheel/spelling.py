@@ -72,11 +72,16 @@ class Speller:
                 self._buckets[(term[0], len(term))].append(term)
 
     def suggest(self, term: str) -> str | None:
-        if term not in self._seen:
-            if len(self._seen) > 10_000:  # bounded: a long-running server sees many typos
-                self._seen.clear()
-            self._seen[term] = self._suggest(term)
-        return self._seen[term]
+        return self._remembered(term, lambda: self._suggest(term))
+
+    def _remembered(self, key: str, compute: Callable[[], str | None]) -> str | None:
+        # Returns its own value, never a re-read: another thread may clear the dict.
+        if key in self._seen:
+            return self._seen.get(key)
+        if len(self._seen) > 10_000:  # bounded: a long-running server sees many typos
+            self._seen.clear()
+        found = self._seen[key] = compute()
+        return found
 
     def suggest_word(self, word: str, stem: Callable[[str], str]) -> str | None:
         """A known term for a typed word whose typo stemming hides, or None.
@@ -90,12 +95,12 @@ class Speller:
         word = word.lower()
         if len(word) < MIN_SURFACE_LENGTH or not word.isalpha() or not word.isascii():
             return None
-        key = f"\x00{word}"
-        if key not in self._seen:
-            known = {stem(candidate) for candidate in one_edit(word, SURFACE_TAIL)}
-            found = [(-self._frequency(term), term) for term in known if self._frequency(term)]
-            self._seen[key] = min(found)[1] if found else None
-        return self._seen[key]
+        return self._remembered(f"\x00{word}", lambda: self._suggest_word(word, stem))
+
+    def _suggest_word(self, word: str, stem: Callable[[str], str]) -> str | None:
+        known = {stem(candidate) for candidate in one_edit(word, SURFACE_TAIL)}
+        found = [(-self._frequency(term), term) for term in known if self._frequency(term)]
+        return min(found)[1] if found else None
 
     def _suggest(self, term: str) -> str | None:
         limit = allowed_edits(term)
