@@ -26,6 +26,7 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from whoosh import fields, index, qparser, query, scoring
@@ -57,6 +58,9 @@ from .ranking import (
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
 from .spelling import Speller
 from .words import TOKEN_PATTERN, split_identifier
+
+if TYPE_CHECKING:
+    from .helper import HelperProcess  # imported when a build starts one
 
 INDEX_NAME = "docwheel"
 
@@ -201,7 +205,9 @@ class IndexDoc:
     code: str
 
 
-def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = False) -> int:
+def write_index(
+    docs: Iterable[IndexDoc], directory: Path, *, helper: bool | HelperProcess = False
+) -> int:
     """Write a fresh single-segment index into an empty ``directory``; return the doc count.
 
     Each section's text is analysed once (``_SectionAnalyser``): the terms go to Whoosh as
@@ -209,8 +215,10 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
     runs at build time and no posting is read back. With ``helper`` the analysis and the
     impact arrays are done by a helper process on another core while this one writes the
     Whoosh files; the helper sees the sections in the same order, so the files are the same
-    bytes either way. The global ``random`` (Whoosh names segments with it) is seeded for the
-    write and restored afterwards, so segment names do not vary between builds.
+    bytes either way. ``helper`` may be a helper process the build started already
+    (``build._serve_build``), which the build closes. The global ``random`` (Whoosh names
+    segments with it) is seeded for the write and restored afterwards, so segment names do
+    not vary between builds.
     """
     directory.mkdir(parents=True, exist_ok=True)
     state = random.getstate()
@@ -224,7 +232,8 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
         changelogs: list[bool] = []  # per dense page
         known_lengths = array("q")  # stored length of each section's text fields, in a row
         count = 0
-        with _HelperAnalysis() if helper else _LocalAnalysis() as analysis:
+        given = None if isinstance(helper, bool) else helper
+        with _HelperAnalysis(given) if helper else _LocalAnalysis() as analysis:
             try:
                 for doc in docs:
                     if doc.order[0] not in page_numbers:
@@ -360,13 +369,19 @@ class _HelperAnalysis:
     IN_FLIGHT = 2
     MAX_PENDING = 8  # requests whose results are not taken back yet (bounds memory)
 
-    def __enter__(self) -> _HelperAnalysis:
-        from .helper import HelperProcess
+    def __init__(self, helper: HelperProcess | None = None):
+        self._given = helper
 
-        self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
+    def __enter__(self) -> _HelperAnalysis:
+        if self._given is not None:
+            self._helper = self._given  # the build's own, already started (and closed by it)
+        else:
+            from .helper import HelperProcess
+
+            self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
         # Nothing is handed to the helper before it answers this: while it starts (about
         # 0.3 s) this process does the work itself.
-        self._started = self._helper.request(("ping", None))
+        self._started = self._helper.request(("start", None))
         self._analyse = _SectionAnalyser()
         self._batch: list[tuple[int, list[str]]] = []
         self._docs: list[IndexDoc] = []
@@ -379,7 +394,8 @@ class _HelperAnalysis:
         return self
 
     def __exit__(self, kind: object, *exc: object) -> None:
-        self._helper.close(discard=kind is not None)
+        if self._given is None:
+            self._helper.close(discard=kind is not None)
 
     def _helper_free(self) -> bool:
         """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do."""
@@ -454,38 +470,65 @@ class _HelperAnalysis:
         self._helper.reply(self._write_ticket)
 
 
-def _serve_analysis() -> None:
-    """The helper process of ``_HelperAnalysis``."""
-    from .helper import serve
+class _AnalysisServer:
+    """The helper process's side of ``_HelperAnalysis``: ``start`` sets up a fresh impact
+    builder for a new index, then it analyses sections, takes counts, encodes terms and
+    writes the impact arrays, as asked. A context manager: the builder's spill files go
+    with it."""
 
-    with _new_impacts() as impacts:
-        analyse = _SectionAnalyser()
-        encoder: list[_TermEncoder] = []
+    def __init__(self) -> None:
+        self._impacts: ImpactBuilder | None = None
+        self._analyse: _SectionAnalyser | None = None
+        self._encoder: _TermEncoder | None = None
 
-        def handle(request: tuple[str, object]) -> object:
-            kind, payload = request
-            if kind == "sections":
-                done = []
-                for page, texts in payload:  # type: ignore[union-attr]
-                    postings, counts = analyse(page, texts)
-                    impacts.add_section(*counts)
-                    done.append(postings)
-                return done
-            if kind == "counts":
-                for counts in payload:  # type: ignore[union-attr]
-                    impacts.add_section(*counts)
-                return None
-            if kind == "ping":
-                return None
-            if kind == "lengths":
-                encoder[:] = [_TermEncoder(array("q", payload))]  # type: ignore[arg-type]
-                return None
-            if kind == "encode":
-                return encoder[0](payload)  # type: ignore[arg-type]
+    def __enter__(self) -> _AnalysisServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._impacts is not None:
+            self._impacts.__exit__(*exc)
+            self._impacts = None
+
+    def handle(self, request: tuple[str, object]) -> object:
+        kind, payload = request
+        if kind == "start":
+            self.__exit__(None, None, None)
+            self._impacts = _new_impacts()
+            self._analyse = self._analyse or _SectionAnalyser()
+            return None
+        impacts = self._impacts
+        if impacts is None:
+            raise RuntimeError(f"{kind!r} before 'start'")
+        if kind == "sections":
+            assert self._analyse is not None
+            done = []
+            for page, texts in payload:  # type: ignore[union-attr]
+                postings, counts = self._analyse(page, texts)
+                impacts.add_section(*counts)
+                done.append(postings)
+            return done
+        if kind == "counts":
+            for counts in payload:  # type: ignore[union-attr]
+                impacts.add_section(*counts)
+            return None
+        if kind == "lengths":
+            self._encoder = _TermEncoder(array("q", payload))  # type: ignore[arg-type]
+            return None
+        if kind == "encode":
+            assert self._encoder is not None
+            return self._encoder(payload)  # type: ignore[arg-type]
+        if kind == "write":
             impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
             return None
+        raise ValueError(f"unknown request {kind!r}")
 
-        serve(handle)
+
+def _serve_analysis() -> None:
+    """The helper process of ``_HelperAnalysis`` when ``write_index`` starts its own."""
+    from .helper import serve
+
+    with _AnalysisServer() as server:
+        serve(server.handle)
 
 
 class _FieldAnalyser:
