@@ -70,15 +70,11 @@ def whoosh_files(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.name.startswith(("_", INDEX_NAME))}
 
 
-def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) -> None:
-    docs = sample_docs(400)
-    ours = tmp_path / "ours"
-    write_index(docs, ours)
-
-    theirs = tmp_path / "theirs"
-    theirs.mkdir()
+def whoosh_written(docs: list[IndexDoc], directory: Path) -> None:
+    """The index Whoosh's own ``add_document`` and ``commit`` write for ``docs``."""
+    directory.mkdir()
     random.seed(0)
-    ix = whoosh_index.create_in(str(theirs), make_schema(), indexname=INDEX_NAME)
+    ix = whoosh_index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
     writer = ix.writer(compound=False)
     for doc in docs:
         row = dict(doc.__dict__)
@@ -86,9 +82,62 @@ def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) ->
         writer.add_document(**row)
     writer.commit(optimize=True)
     ix.close()
-    (theirs / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
+    (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
 
-    assert whoosh_files(ours) == whoosh_files(theirs)
+
+def postings_read(directory: Path) -> tuple[dict, set[int]]:
+    """Every term's statistics and postings as Whoosh's reader gives them, block by block,
+    and the compression levels its blocks were stored with."""
+    ix = whoosh_index.open_dir(str(directory), indexname=INDEX_NAME)
+    found: dict = {}
+    levels: set[int] = set()
+    with ix.reader() as reader:
+        for name, term in reader.all_terms():
+            info = reader.term_info(name, term)
+            stats = (info.doc_frequency(), info.weight(), info.min_length(), info.max_length(),
+                     info.max_weight(), info.min_id(), info.max_id())
+            matcher = reader.postings(name, term)
+            rows = []
+            while matcher.is_active():
+                levels.add(matcher._compression)
+                rows.append((matcher.id(), matcher.weight(), matcher.value(), matcher.block_max_weight(),
+                             matcher.block_min_length(), matcher.block_max_length()))
+                matcher.next()
+            found[name, term] = (stats, rows)
+    ix.close()
+    return found, levels
+
+
+def test_posting_writer_writes_what_whoosh_own_writer_writes(tmp_path: Path) -> None:
+    """The same bytes, but for the small posting blocks we leave uncompressed (so the
+    postings file and the term offsets differ): Whoosh reads the same postings, block
+    statistics and term statistics from both."""
+    docs = sample_docs(400)
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    write_index(docs, ours)
+    whoosh_written(docs, theirs)
+
+    def same_bytes(files: dict[str, bytes]) -> dict[str, bytes]:
+        return {name: data for name, data in files.items() if not name.endswith((".pst", ".trm"))}
+
+    assert same_bytes(whoosh_files(ours)) == same_bytes(whoosh_files(theirs))
+    assert len(same_bytes(whoosh_files(ours))) > 3
+    read, levels = postings_read(ours)
+    expected, their_levels = postings_read(theirs)
+    assert read == expected
+    assert len(read) > 100 and any(len(rows) > 128 for _, rows in read.values())
+    assert (levels, their_levels) == ({0, 3}, {3})
+
+
+def test_blocks_are_compressed_from_raw_block_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no block left raw the files are the bytes Whoosh's own writer writes."""
+    docs = sample_docs(400)
+    monkeypatch.setattr(index, "RAW_BLOCK_BYTES", 0)
+    write_index(docs, tmp_path / "ours")
+    whoosh_written(docs, tmp_path / "theirs")
+    assert whoosh_files(tmp_path / "ours") == whoosh_files(tmp_path / "theirs")
 
 
 def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
