@@ -398,13 +398,19 @@ class _HelperAnalysis:
             self._helper.close(discard=kind is not None)
 
     def _helper_free(self) -> bool:
-        """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do."""
+        """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do. While
+        it writes the impact arrays it is not: a chunk of terms queued behind them would
+        hold up the chunks encoded here, which are written in order after it."""
+        helper = self._helper
         if self._started is not None:
-            if not self._helper.answered(self._started):
+            if not helper.answered(self._started):
                 return False
-            self._helper.reply(self._started)
+            helper.reply(self._started)
             self._started = None
-        return sum(1 for _, got, _each in self._pending if isinstance(got, int)) < self.IN_FLIGHT
+        if self._write_ticket is not None and not helper.answered(self._write_ticket):
+            return False
+        busy = sum(1 for _, got, _each in self._pending if isinstance(got, int) and not helper.answered(got))
+        return busy < self.IN_FLIGHT
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
         self._batch.append((page, texts))
@@ -741,8 +747,11 @@ def _flush_segment(writer, postings: _TermPostings, lengths: array, analysis) ->
 
 
 _WRITE_BYTES = 1 << 20
-# Postings per chunk of terms handed to the encoder (a helper request).
+# Postings per chunk of terms handed to the encoder (a helper request); a term costs about
+# as much to encode as TERM_POSTINGS postings, so a chunk of many rare terms (the refs) is
+# no slower than one of a few common ones.
 CHUNK_POSTINGS = 20_000
+TERM_POSTINGS = 16
 
 
 class _Block:
@@ -774,7 +783,7 @@ def _term_chunks(terms: Iterator[tuple[str, str, list]]) -> Iterator[list[tuple[
     size = 0
     for item in terms:
         chunk.append(item)
-        size += len(item[2])
+        size += len(item[2]) + 3 * TERM_POSTINGS
         if size >= 3 * CHUNK_POSTINGS:
             yield chunk
             chunk, size = [], 0
