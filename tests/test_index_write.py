@@ -330,3 +330,11 @@ def test_a_helper_that_dies_while_indexing_fails_the_build_and_leaves_nothing(
     assert child_processes() == before_children
     assert tree(tmp_path / "index") == before  # the old index stays as it was
     assert sorted(p.name for p in tmp_path.iterdir()) == ["docwheel.yaml", "index"]
+
+
+def test_positions_are_encoded_as_whoosh_encodes_them_each_in_a_fresh_object() -> None:
+    encode = make_schema()["body"].format.encode
+    cases = [[0], [7], [255], [256], [70_000], [3, 9], [0, 1, 2], list(range(0, 5_000, 3)), [2**31 + 5]]
+    for found in cases:
+        assert index.encode_positions(found) == encode(found), found
+    assert index.encode_positions([7]) is not index.encode_positions([7])

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from whoosh import fields, index, qparser, query, scoring
+from whoosh import fields, formats, index, qparser, query, scoring
 from whoosh.analysis import (
     Filter,
     LowercaseFilter,
@@ -39,7 +39,7 @@ from whoosh.analysis import (
 from whoosh.filedb.filestore import FileStorage
 from whoosh.codec import default_codec
 from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
-from whoosh.system import pack_int, pack_ushort
+from whoosh.system import pack_int, pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .errors import IndexLoadError, QueryError, SemanticFilesError
@@ -286,9 +286,10 @@ class _SectionAnalyser:
     def __init__(self) -> None:
         self._fields = _FieldAnalyser()
         schema = make_schema()
+        for name in SEARCH_FIELDS:  # what encode_positions stands in for
+            assert type(schema[name].format) is formats.Positions, name
         self._formats = [
-            (schema[name].format.field_boost, schema[name].format.encode, name in PAIR_FIELDS)
-            for name in SEARCH_FIELDS
+            (schema[name].format.field_boost, name in PAIR_FIELDS) for name in SEARCH_FIELDS
         ]
 
     def __call__(self, page: int, texts: Sequence[str]) -> tuple[SectionPostings, SectionCounts]:
@@ -296,7 +297,7 @@ class _SectionAnalyser:
         postings: list[list] = []
         counts: list[dict[str, int]] = []
         pairs: list = []
-        for text, (boost, encode, paired) in zip(texts, self._formats):
+        for text, (boost, paired) in zip(texts, self._formats):
             positions, pair_counts = self._fields.analyse(text, paired)
             flat: list = []
             freqs: dict[str, int] = {}
@@ -305,14 +306,34 @@ class _SectionAnalyser:
                 freq = len(found)
                 length += freq
                 freqs[term] = freq
-                # A fresh bytes object per posting: Whoosh pickles a block's values, and
-                # shared objects would pickle as memo references (other bytes on disk).
-                flat += (term, float(freq) * boost, encode(found))
+                flat += (term, float(freq) * boost, encode_positions(found))
             lengths.append(length)
             postings.append(flat)
             counts.append(freqs)
             pairs.append(pair_counts)
         return (lengths, postings), (page, [_stored_length(n) for n in lengths], counts, pairs)
+
+
+_ONE_POSITION: dict[int, bytes] = {}  # by position, up to ONE_POSITION_LIMIT
+ONE_POSITION_LIMIT = 1 << 16
+_ONE = pack_uint(1)
+
+
+def encode_positions(found: list[int]) -> bytes:
+    """``formats.Positions.encode(found)``, the same bytes, with the pickle of a lone
+    position kept (most postings have one). The result is always a fresh bytes object:
+    Whoosh pickles a block's values, and shared objects would pickle as memo references
+    (other bytes on disk)."""
+    if len(found) == 1:
+        tail = _ONE_POSITION.get(found[0])
+        if tail is None:
+            tail = pickle.dumps(found, 2)
+            if found[0] < ONE_POSITION_LIMIT:
+                _ONE_POSITION[found[0]] = tail
+        return _ONE + tail  # two non-empty parts: a new object
+    return pack_uint(len(found)) + pickle.dumps(
+        list(map(operator.sub, found, [0, *found[:-1]])), 2
+    )
 
 
 # What the impact builder takes for one section (``ImpactBuilder.add_section``'s arguments).
@@ -563,17 +584,21 @@ class _FieldAnalyser:
     def analyse(self, text: str, pairs: bool) -> Analysed:
         positions: dict[str, list[int]] = {}
         heads: list[str] = []
+        head = heads.append
+        known = self._cache.get
+        find = positions.get
         base = 0
         for word in _TOKEN_RE.findall(text):
-            terms, width = self._word(word)
+            got = known(word)
+            terms, width = got if got is not None else self._word(word)
             for offset, term in terms:
-                found = positions.get(term)
+                found = find(term)
                 if found is None:
                     positions[term] = [base + offset]
                 else:
                     found.append(base + offset)
             if terms:
-                heads.append(terms[-1][1])
+                head(terms[-1][1])
             base += width
         return positions, Counter(adjacent_pairs(heads)) if pairs else None
 
