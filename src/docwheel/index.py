@@ -386,7 +386,7 @@ class _HelperAnalysis:
     neither core waits for the other. Who did what depends on timing, but both run the same
     functions and the impact builder sees every section in order, so the files never do."""
 
-    BATCH_CHARS = 200_000
+    BATCH_CHARS = 100_000
     IN_FLIGHT = 2
     MAX_PENDING = 8  # requests whose results are not taken back yet (bounds memory)
 
