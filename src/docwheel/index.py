@@ -38,7 +38,8 @@ from whoosh.analysis import (
 )
 from whoosh.filedb.filestore import FileStorage
 from whoosh.codec import default_codec
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.codec.whoosh3 import STORED_COLUMN, WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.columns import VarBytesColumn
 from whoosh.system import pack_int, pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
@@ -241,12 +242,12 @@ def write_index(
                         changelogs.append(is_changelog(doc.page_title, page_path))
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
                     texts = [getattr(doc, name) for name in SEARCH_FIELDS]
-                    for done, (lengths, terms) in analysis.put(page, texts, doc):
-                        _add_document(writer, postings, done, lengths, terms)
+                    for done, (lengths, terms, stored) in analysis.put(page, texts, doc):
+                        _add_document(writer, postings, done, lengths, terms, stored)
                         known_lengths.extend(map(_stored_length, lengths))
                         count += 1
-                for done, (lengths, terms) in analysis.drain():
-                    _add_document(writer, postings, done, lengths, terms)
+                for done, (lengths, terms, stored) in analysis.drain():
+                    _add_document(writer, postings, done, lengths, terms, stored)
                     known_lengths.extend(map(_stored_length, lengths))
                     count += 1
                 # Whoosh would sort every posting and write them one call at a time; the
@@ -274,9 +275,10 @@ def write_index(
 # flat on huge docs.
 POOL_MB = 64
 Analysed = tuple[dict[str, list[int]], "Counter[str] | None"]
-# One section analysed: the length of each text field (its number of terms), and per text
-# field its postings as one flat list [term, weight, encoded positions, term, ...].
-SectionPostings = tuple[list[int], list[list]]
+# One section analysed: the length of each text field (its number of terms), per text
+# field its postings as one flat list [term, weight, encoded positions, term, ...], and its
+# stored fields as the stored column keeps them (``stored_bytes``).
+SectionPostings = tuple[list[int], list[list], bytes]
 
 
 class _SectionAnalyser:
@@ -292,7 +294,9 @@ class _SectionAnalyser:
             (schema[name].format.field_boost, name in PAIR_FIELDS) for name in SEARCH_FIELDS
         ]
 
-    def __call__(self, page: int, texts: Sequence[str]) -> tuple[SectionPostings, SectionCounts]:
+    def __call__(
+        self, page: int, texts: Sequence[str], stored: dict
+    ) -> tuple[SectionPostings, SectionCounts]:
         lengths: list[int] = []
         postings: list[list] = []
         counts: list[dict[str, int]] = []
@@ -311,7 +315,12 @@ class _SectionAnalyser:
             postings.append(flat)
             counts.append(freqs)
             pairs.append(pair_counts)
-        return (lengths, postings), (page, [_stored_length(n) for n in lengths], counts, pairs)
+        return (lengths, postings, stored_bytes(stored)), (
+            page,
+            [_stored_length(n) for n in lengths],
+            counts,
+            pairs,
+        )
 
 
 _ONE_POSITION: dict[int, bytes] = {}  # by position, up to ONE_POSITION_LIMIT
@@ -356,7 +365,7 @@ class _LocalAnalysis:
         self._impacts.__exit__(*exc)
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> list[tuple[IndexDoc, SectionPostings]]:
-        postings, counts = self._analyse(page, texts)
+        postings, counts = self._analyse(page, texts, stored_row(doc))
         self._impacts.add_section(*counts)
         return [(doc, postings)]
 
@@ -404,7 +413,7 @@ class _HelperAnalysis:
         # 0.3 s) this process does the work itself.
         self._started = self._helper.request(("start", None))
         self._analyse = _SectionAnalyser()
-        self._batch: list[tuple[int, list[str]]] = []
+        self._batch: list[tuple[int, list[str], dict]] = []
         self._docs: list[IndexDoc] = []
         self._chars = 0
         # Oldest first, per batch of sections (or chunk of terms): the batch, the helper's
@@ -434,7 +443,7 @@ class _HelperAnalysis:
         return busy < self.IN_FLIGHT
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
-        self._batch.append((page, texts))
+        self._batch.append((page, texts, stored_row(doc)))
         self._docs.append(doc)
         self._chars += sum(map(len, texts))
         if self._chars >= self.BATCH_CHARS:
@@ -451,7 +460,7 @@ class _HelperAnalysis:
         if self._helper_free():
             self._pending.append((self._docs, self._helper.request(("sections", self._batch)), True))
         else:
-            analysed = [self._analyse(page, texts) for page, texts in self._batch]
+            analysed = [self._analyse(*section) for section in self._batch]
             self._helper.request(("counts", [counts for _, counts in analysed]), wanted=False)
             self._pending.append((self._docs, [postings for postings, _ in analysed], True))
             # A helper starved of CPU must not make the counts pile up here.
@@ -529,8 +538,8 @@ class _AnalysisServer:
         if kind == "sections":
             assert self._analyse is not None
             done = []
-            for page, texts in payload:  # type: ignore[union-attr]
-                postings, counts = self._analyse(page, texts)
+            for section in payload:  # type: ignore[union-attr]
+                postings, counts = self._analyse(*section)
                 impacts.add_section(*counts)
                 done.append(postings)
             return done
@@ -604,14 +613,39 @@ class _FieldAnalyser:
 
 
 _TEXT_FIELD = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+# The stored column's innermost writer, past its pickling and compressing (stored_bytes).
+_add_bytes = VarBytesColumn.Writer.add
+
+
+_STORED_FIELDS = frozenset(name for name in make_schema().names() if make_schema()[name].stored)
+_STORED_LEVEL = STORED_COLUMN._child._level  # PickleColumn(CompressedBytesColumn(level))
+
+
+def stored_row(doc: IndexDoc) -> dict:
+    """The stored fields of ``doc`` in the order ``SegmentWriter.add_document`` stores them."""
+    row = dict(doc.__dict__)
+    row["order"] = list(doc.order)
+    return {name: row[name] for name in sorted(row) if name in _STORED_FIELDS and row[name] is not None}
+
+
+def stored_bytes(row: dict) -> bytes:
+    """What Whoosh's stored column writes for ``row`` (pickled, then compressed): computed
+    with the analysis, so the helper takes this off the build process too."""
+    return zlib.compress(pickle.dumps(row, 2), _STORED_LEVEL)
 
 
 def _add_document(
-    writer, postings: _TermPostings, doc: IndexDoc, lengths: list[int], analysed: list[list]
+    writer,
+    postings: _TermPostings,
+    doc: IndexDoc,
+    lengths: list[int],
+    analysed: list[list],
+    stored: bytes,
 ) -> None:
-    """``SegmentWriter.add_document`` with the text fields' postings already analysed
-    (``SectionPostings``); the same postings, lengths and stored values, so the same index
-    bytes. The postings go to ``postings``, not to the writer's pool."""
+    """``SegmentWriter.add_document`` with the text fields' postings already analysed and
+    the stored fields already encoded (``SectionPostings``); the same postings, lengths and
+    stored values, so the same index bytes. The postings go to ``postings``, not to the
+    writer's pool."""
     schema = writer.schema
     docnum = writer.docnum
     perdoc = writer.perdocwriter
@@ -650,12 +684,13 @@ def _add_document(
                     else:
                         entry += (docnum, weight, vbytes)
                     added += 1
-            perdoc.add_field(name, field, value if field.stored else None, length)
+            perdoc.add_field(name, field, None, length)  # the stored values are in ``stored``
             if field.column_type:
                 perdoc.add_column_value(name, field.column_type, field.to_column_value(value))
     except BaseException:
         perdoc.cancel_doc()
         raise
+    _add_bytes(perdoc._colwriters["_stored"]._child, docnum, stored)
     perdoc.finish_doc()
     writer._added = True
     writer.docnum += 1
