@@ -8,17 +8,20 @@ tests pin that the files are the bytes Whoosh's own ``add_document`` and ``commi
 from __future__ import annotations
 
 import random
+import shutil
 from pathlib import Path
 
 import pytest
-from helpers import site_config, tree, write_config
+from helpers import FIXTURES, site_config, tree, write_config
 from whoosh import index as whoosh_index
 
 from docwheel import index
-from docwheel.build import build_from_file
+from docwheel.build import HELPER_MIN_BYTES, _BuildHelper, build_from_file
+from docwheel.config import SourceConfig
 from docwheel.errors import BuildError, SourceError
 from docwheel.helper import HelperProcess
 from docwheel.index import INDEX_NAME, IndexDoc, make_schema, write_index
+from docwheel.sources import load_source
 
 WORDS = (
     "server client token rotate keys getUserName snake_case HTTPServer asyncio.gather "
@@ -59,19 +62,19 @@ def sample_docs(count: int) -> list[IndexDoc]:
     return docs
 
 
+def no_fetch(url: str) -> object:
+    raise AssertionError(f"nothing is fetched here: {url}")
+
+
 def whoosh_files(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(directory.iterdir()) if p.name.startswith(("_", INDEX_NAME))}
 
 
-def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) -> None:
-    docs = sample_docs(400)
-    ours = tmp_path / "ours"
-    write_index(docs, ours)
-
-    theirs = tmp_path / "theirs"
-    theirs.mkdir()
+def whoosh_written(docs: list[IndexDoc], directory: Path) -> None:
+    """The index Whoosh's own ``add_document`` and ``commit`` write for ``docs``."""
+    directory.mkdir()
     random.seed(0)
-    ix = whoosh_index.create_in(str(theirs), make_schema(), indexname=INDEX_NAME)
+    ix = whoosh_index.create_in(str(directory), make_schema(), indexname=INDEX_NAME)
     writer = ix.writer(compound=False)
     for doc in docs:
         row = dict(doc.__dict__)
@@ -79,9 +82,62 @@ def test_posting_writer_writes_the_bytes_of_whoosh_own_writer(tmp_path: Path) ->
         writer.add_document(**row)
     writer.commit(optimize=True)
     ix.close()
-    (theirs / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
+    (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
 
-    assert whoosh_files(ours) == whoosh_files(theirs)
+
+def postings_read(directory: Path) -> tuple[dict, set[int]]:
+    """Every term's statistics and postings as Whoosh's reader gives them, block by block,
+    and the compression levels its blocks were stored with."""
+    ix = whoosh_index.open_dir(str(directory), indexname=INDEX_NAME)
+    found: dict = {}
+    levels: set[int] = set()
+    with ix.reader() as reader:
+        for name, term in reader.all_terms():
+            info = reader.term_info(name, term)
+            stats = (info.doc_frequency(), info.weight(), info.min_length(), info.max_length(),
+                     info.max_weight(), info.min_id(), info.max_id())
+            matcher = reader.postings(name, term)
+            rows = []
+            while matcher.is_active():
+                levels.add(matcher._compression)
+                rows.append((matcher.id(), matcher.weight(), matcher.value(), matcher.block_max_weight(),
+                             matcher.block_min_length(), matcher.block_max_length()))
+                matcher.next()
+            found[name, term] = (stats, rows)
+    ix.close()
+    return found, levels
+
+
+def test_posting_writer_writes_what_whoosh_own_writer_writes(tmp_path: Path) -> None:
+    """The same bytes, but for the small posting blocks we leave uncompressed (so the
+    postings file and the term offsets differ): Whoosh reads the same postings, block
+    statistics and term statistics from both."""
+    docs = sample_docs(400)
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    write_index(docs, ours)
+    whoosh_written(docs, theirs)
+
+    def same_bytes(files: dict[str, bytes]) -> dict[str, bytes]:
+        return {name: data for name, data in files.items() if not name.endswith((".pst", ".trm"))}
+
+    assert same_bytes(whoosh_files(ours)) == same_bytes(whoosh_files(theirs))
+    assert len(same_bytes(whoosh_files(ours))) > 3
+    read, levels = postings_read(ours)
+    expected, their_levels = postings_read(theirs)
+    assert read == expected
+    assert len(read) > 100 and any(len(rows) > 128 for _, rows in read.values())
+    assert (levels, their_levels) == ({0, 3}, {3})
+
+
+def test_blocks_are_compressed_from_raw_block_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no block left raw the files are the bytes Whoosh's own writer writes."""
+    docs = sample_docs(400)
+    monkeypatch.setattr(index, "RAW_BLOCK_BYTES", 0)
+    write_index(docs, tmp_path / "ours")
+    whoosh_written(docs, tmp_path / "theirs")
+    assert whoosh_files(tmp_path / "ours") == whoosh_files(tmp_path / "theirs")
 
 
 def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
@@ -140,6 +196,7 @@ def test_a_source_failing_during_a_helper_build_raises_its_own_error_and_ends_th
 def test_a_failure_inside_the_helper_process_is_a_build_error() -> None:
     helper = HelperProcess("docwheel.index", "_serve_analysis", "build's analysis process")
     try:
+        helper.request(("start", None))
         ticket = helper.request(("sections", [(0, None)]))
         with pytest.raises(BuildError, match=r"^the build's analysis process failed: TypeError: "):
             helper.reply(ticket)
@@ -178,3 +235,106 @@ def test_a_streamed_source_failing_in_a_helper_build_leaves_nothing(
         build_from_file(config, tmp_path / "build" / "index")
     assert not (tmp_path / "build").exists()
     assert child_processes() == before
+
+
+# -- the build's helper process: Markdown parsed beside the build process -----------------
+
+
+def shared_parser(monkeypatch: pytest.MonkeyPatch) -> _BuildHelper:
+    """A started build helper that takes every batch of a few files once it is up."""
+    monkeypatch.setattr(_BuildHelper, "PARSE_CHARS", 500)
+    monkeypatch.setattr(_BuildHelper, "IN_FLIGHT", 100)
+    helper = _BuildHelper(True)
+    helper.read(HELPER_MIN_BYTES)
+    assert helper.process is not None and helper._ping is not None
+    helper.process.reply(helper._ping)  # up: nothing is parsed here from now on
+    helper._ping = None
+    return helper
+
+
+def test_pages_parsed_by_the_helper_are_the_pages_parsed_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "docs"
+    shutil.copytree(FIXTURES / "site", folder)
+    (folder / "broken.md").write_text("---\ntitle: [unclosed\n---\n# Broken\n\ntext\n", encoding="utf-8")
+    (folder / "bad.md").write_bytes(b"# Bad \xff bytes\n\ntext\n")
+    (folder / "hidden.md").write_text("---\nnoindex: true\n---\n# Hidden\n", encoding="utf-8")
+    for n in range(30):
+        (folder / f"p{n:02}.mdx").write_text(f"# Page {n}\n\n## Part\n\n{'words ' * 40 * n}\n", encoding="utf-8")
+    source = SourceConfig("site", "markdown", path=folder, base_url="https://acme.example/")
+    here = load_source(source, no_fetch)
+    before = child_processes()
+    with shared_parser(monkeypatch) as helper:
+        shared = load_source(source, no_fetch, helper.parse)
+        assert helper.process is not None and helper.process._sent > 5  # batches went to it
+    assert shared.pages == here.pages
+    assert shared.warnings == here.warnings
+    assert len(here.warnings) >= 3  # noindex pages, bad frontmatter, bad bytes: in file order
+    assert child_processes() == before
+
+
+def test_a_helper_that_dies_while_parsing_fails_the_build_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import build
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for n in range(40):
+        (folder / f"p{n:02}.md").write_text(f"# Page {n}\n\n{'words ' * 200}\n", encoding="utf-8")
+    config = write_config(
+        tmp_path, f"name: t\nsources:\n  - name: docs\n    kind: markdown\n    path: {folder}\n"
+    )
+    helpers: list[_BuildHelper] = []
+    real_parse = _BuildHelper.parse
+
+    def parse_after_killing(self: _BuildHelper, jobs):
+        assert self.process is not None
+        helpers.append(self)
+        self.process.reply(self.process.request(("ping", None)))  # up, then gone
+        self.process._proc.kill()
+        return real_parse(self, jobs)
+
+    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    monkeypatch.setattr(_BuildHelper, "parse", parse_after_killing)
+    monkeypatch.setattr(_BuildHelper, "PARSE_CHARS", 500)
+    before = child_processes()
+    with pytest.raises(BuildError, match=r"^the build's helper process stopped \(exit status -9\)$"):
+        build_from_file(config, tmp_path / "build" / "index")
+    assert helpers
+    assert not (tmp_path / "build").exists()
+    assert child_processes() == before
+
+
+def test_a_helper_that_dies_while_indexing_fails_the_build_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from docwheel import build
+
+    config = site_config(tmp_path)
+    build_from_file(config, tmp_path / "index")
+    before = tree(tmp_path / "index")
+    real_write = index.write_index
+
+    def write_after_killing(docs, directory, *, helper):
+        assert not isinstance(helper, bool)
+        helper._proc.kill()
+        return real_write(docs, directory, helper=helper)
+
+    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    monkeypatch.setattr(build, "write_index", write_after_killing)
+    before_children = child_processes()
+    with pytest.raises(BuildError, match=r"^the build's helper process stopped \(exit status -9\)$"):
+        build_from_file(config, tmp_path / "index")
+    assert child_processes() == before_children
+    assert tree(tmp_path / "index") == before  # the old index stays as it was
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docwheel.yaml", "index"]
+
+
+def test_positions_are_encoded_as_whoosh_encodes_them_each_in_a_fresh_object() -> None:
+    encode = make_schema()["body"].format.encode
+    cases = [[0], [7], [255], [256], [70_000], [3, 9], [0, 1, 2], list(range(0, 5_000, 3)), [2**31 + 5]]
+    for found in cases:
+        assert index.encode_positions(found) == encode(found), found
+    assert index.encode_positions([7]) is not index.encode_positions([7])

@@ -12,7 +12,8 @@ import os
 import shutil
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -20,17 +21,18 @@ from . import __version__
 from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
 from .config import Config, SourceConfig, load_config
 from .errors import DocwheelError, SourceError
+from .helper import HelperProcess
 from .index import IndexDoc, section_texts, write_index
 from .markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
 from .secrets import judge_findings, scan_pages
-from .sources import Loaded, capped, load_source
+from .sources import Loaded, PageJob, Parsed, capped, load_source, parse_page_jobs
 
 Progress = Callable[[str], None]
 # Dimensions of the distilled query encoder: PCA from the model's own (384 for MiniLM).
 SEMANTIC_DIMS = 256
-# Source text from which a build analyses its sections in a helper process (write_index).
+# Source text from which a build shares its work with a helper process (_BuildHelper).
 HELPER_MIN_BYTES = 1_000_000
 
 
@@ -78,14 +80,27 @@ def build_index(
     fetch: Callable[[str], object] | None = None,
 ) -> dict:
     """Build the index for ``config`` into ``out_dir`` (replaced if it exists); return the manifest."""
-    fetch = fetch or _fetch_text
     out = Path(out_dir)
     check_out_dir(out)
+    with _BuildHelper(_second_core()) as helper:
+        return _build(config, out, version, progress, fetch or _fetch_text, helper)
+
+
+def _build(
+    config: Config,
+    out: Path,
+    version: str | None,
+    progress: Progress,
+    fetch: Callable[[str], object],
+    helper: _BuildHelper,
+) -> dict:
     started = time.monotonic()
     loaded: list[tuple[SourceConfig, Loaded]] = []
     for source in config.sources:
         progress(f"{source.name}: reading {source.kind} from {source.location}")
-        result = load_source(source, capped(fetch, source))
+        helper.expect(_local_bytes(source))
+        result = load_source(source, capped(fetch, source), helper.parse)
+        helper.read(result.size)
         if result.stream is not None:
             progress(f"{source.name}: {result.size:,} bytes, read as a stream while indexing")
         else:
@@ -101,9 +116,7 @@ def build_index(
 
     with replacing(out) as scratch:
         scan = _Scan()
-        count = write_index(
-            _index_docs(loaded, scan), scratch, helper=_use_helper(sum(r.size for _, r in loaded))
-        )
+        count = write_index(_index_docs(loaded, scan), scratch, helper=helper.for_index())
         for source, result in loaded:
             if result.stream is not None:
                 _finish_stream(source, result)
@@ -126,14 +139,120 @@ def build_index(
     return manifest
 
 
-def _use_helper(source_bytes: int) -> bool:
-    """Analyse in a helper process when a second core is there and the docs are large enough
-    to repay starting it (about 0.3 s); the index is the same bytes either way."""
+def _second_core() -> bool:
+    """True when a helper process would have a core of its own (and an interpreter to run)."""
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
-    return cores > 1 and source_bytes >= HELPER_MIN_BYTES and bool(sys.executable)
+    return cores > 1 and bool(sys.executable)
+
+
+def _local_bytes(source: SourceConfig) -> int:
+    """The size of a source that is one local file, known before it is read (else 0)."""
+    try:
+        return source.path.stat().st_size if source.path and source.path.is_file() else 0
+    except OSError:
+        return 0
+
+
+class _BuildHelper:
+    """The helper process a large build shares its work with, on a second core.
+
+    It is started once the build has read (or is about to parse) ``HELPER_MIN_BYTES`` of
+    source text, which repays starting it (about 0.3 s). From then on it parses Markdown
+    files beside the build process (``parse``), then analyses sections and encodes postings
+    for ``write_index``. Nothing is handed to it before it answers a first ping: while it
+    starts, the build process does the work itself. The pages and the index are the same
+    either way; a helper that fails fails the build (``BuildError``) before anything is
+    written in place.
+    """
+
+    PARSE_CHARS = 100_000  # characters of Markdown per request
+    IN_FLIGHT = 2  # requests the helper may hold before the build process parses a batch itself
+
+    def __init__(self, allowed: bool):
+        self._allowed = allowed
+        self._read = 0
+        self.process: HelperProcess | None = None
+        self._ping: int | None = None
+
+    def __enter__(self) -> _BuildHelper:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if self.process is not None:
+            self.process.close(discard=kind is not None)
+
+    def expect(self, size: int) -> None:
+        """Start the helper if ``size`` more bytes, about to be read, make the build large."""
+        if self.process is None and self._allowed and self._read + size >= HELPER_MIN_BYTES:
+            self.process = HelperProcess(__name__, "_serve_build", "build's helper process")
+            self._ping = self.process.request(("ping", None))
+
+    def read(self, size: int) -> None:
+        self._read += size
+        self.expect(0)
+
+    def for_index(self) -> HelperProcess | bool:
+        return self.process or False
+
+    def _ready(self, waiting: deque[tuple[int, int]]) -> bool:
+        """True when the helper is up and holds fewer than ``IN_FLIGHT`` unanswered requests."""
+        process = self.process
+        if process is None:
+            return False
+        if self._ping is not None:
+            if not process.answered(self._ping):
+                return False
+            process.reply(self._ping)
+            self._ping = None
+        return sum(1 for _, ticket in waiting if not process.answered(ticket)) < self.IN_FLIGHT
+
+    def parse(self, jobs: Sequence[PageJob]) -> list[Parsed]:
+        """``sources.parse_page_jobs``, batches of it done by the helper while it is free;
+        the results in the order of ``jobs``."""
+        self.expect(sum(len(job.text) for job in jobs))
+        done: list[Parsed] = []
+        waiting: deque[tuple[int, int]] = deque()  # (place in done, ticket)
+        start = 0
+        while start < len(jobs):
+            end, chars = start, 0
+            while end < len(jobs) and chars < self.PARSE_CHARS:
+                chars += len(jobs[end].text)
+                end += 1
+            batch = list(jobs[start:end])
+            if self._ready(waiting):
+                assert self.process is not None
+                waiting.append((len(done), self.process.request(("parse", batch))))
+                done.extend([(None, [])] * len(batch))  # filled in below
+            else:
+                done.extend(parse_page_jobs(batch))
+            start = end
+        for at, ticket in waiting:
+            assert self.process is not None
+            got = self.process.reply(ticket)
+            done[at : at + len(got)] = got
+        return done
+
+
+def _serve_build() -> None:
+    """The helper process of ``_BuildHelper``: Markdown files parsed while the sources load,
+    then the index's analysis requests (``index._AnalysisServer``)."""
+    from .helper import serve
+    from .index import _AnalysisServer
+
+    with _AnalysisServer() as analysis:
+
+        def handle(request: tuple[str, object]) -> object:
+            kind, payload = request
+            if kind == "ping":
+                return None
+            if kind == "parse":
+                return parse_page_jobs(payload)  # type: ignore[arg-type]
+            return analysis.handle(request)
+
+        serve(handle)
 
 
 def add_semantic_layer(model: str, directory: Path, progress: Progress) -> dict:

@@ -26,9 +26,10 @@ from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from whoosh import fields, index, qparser, query, scoring
+from whoosh import fields, formats, index, qparser, query, scoring
 from whoosh.analysis import (
     Filter,
     LowercaseFilter,
@@ -38,8 +39,9 @@ from whoosh.analysis import (
 from whoosh.filedb.filestore import FileStorage
 from whoosh.lang.porter import stem as porter_stem
 from whoosh.codec import default_codec
-from whoosh.codec.whoosh3 import WHOOSH3_HEADER_MAGIC, W3TermInfo
-from whoosh.system import pack_int, pack_ushort
+from whoosh.codec.whoosh3 import STORED_COLUMN, WHOOSH3_HEADER_MAGIC, W3TermInfo
+from whoosh.columns import VarBytesColumn
+from whoosh.system import pack_int, pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .errors import IndexLoadError, QueryError, SemanticFilesError
@@ -58,6 +60,9 @@ from .ranking import (
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
 from .spelling import Speller
 from .words import TOKEN_PATTERN, split_identifier, without_number_parts
+
+if TYPE_CHECKING:
+    from .helper import HelperProcess  # imported when a build starts one
 
 INDEX_NAME = "docwheel"
 
@@ -202,7 +207,9 @@ class IndexDoc:
     code: str
 
 
-def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = False) -> int:
+def write_index(
+    docs: Iterable[IndexDoc], directory: Path, *, helper: bool | HelperProcess = False
+) -> int:
     """Write a fresh single-segment index into an empty ``directory``; return the doc count.
 
     Each section's text is analysed once (``_SectionAnalyser``): the terms go to Whoosh as
@@ -210,8 +217,10 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
     runs at build time and no posting is read back. With ``helper`` the analysis and the
     impact arrays are done by a helper process on another core while this one writes the
     Whoosh files; the helper sees the sections in the same order, so the files are the same
-    bytes either way. The global ``random`` (Whoosh names segments with it) is seeded for the
-    write and restored afterwards, so segment names do not vary between builds.
+    bytes either way. ``helper`` may be a helper process the build started already
+    (``build._serve_build``), which the build closes. The global ``random`` (Whoosh names
+    segments with it) is seeded for the write and restored afterwards, so segment names do
+    not vary between builds.
     """
     directory.mkdir(parents=True, exist_ok=True)
     state = random.getstate()
@@ -225,7 +234,8 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
         changelogs: list[bool] = []  # per dense page
         known_lengths = array("q")  # stored length of each section's text fields, in a row
         count = 0
-        with _HelperAnalysis() if helper else _LocalAnalysis() as analysis:
+        given = None if isinstance(helper, bool) else helper
+        with _HelperAnalysis(given) if helper else _LocalAnalysis() as analysis:
             try:
                 for doc in docs:
                     if doc.order[0] not in page_numbers:
@@ -233,12 +243,12 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
                         changelogs.append(is_changelog(doc.page_title, page_path))
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
                     texts = [getattr(doc, name) for name in SEARCH_FIELDS]
-                    for done, (lengths, terms) in analysis.put(page, texts, doc):
-                        _add_document(writer, postings, done, lengths, terms)
+                    for done, (lengths, terms, stored) in analysis.put(page, texts, doc):
+                        _add_document(writer, postings, done, lengths, terms, stored)
                         known_lengths.extend(map(_stored_length, lengths))
                         count += 1
-                for done, (lengths, terms) in analysis.drain():
-                    _add_document(writer, postings, done, lengths, terms)
+                for done, (lengths, terms, stored) in analysis.drain():
+                    _add_document(writer, postings, done, lengths, terms, stored)
                     known_lengths.extend(map(_stored_length, lengths))
                     count += 1
                 # Whoosh would sort every posting and write them one call at a time; the
@@ -266,9 +276,10 @@ def write_index(docs: Iterable[IndexDoc], directory: Path, *, helper: bool = Fal
 # flat on huge docs.
 POOL_MB = 64
 Analysed = tuple[dict[str, list[int]], "Counter[str] | None"]
-# One section analysed: the length of each text field (its number of terms), and per text
-# field its postings as one flat list [term, weight, encoded positions, term, ...].
-SectionPostings = tuple[list[int], list[list]]
+# One section analysed: the length of each text field (its number of terms), per text
+# field its postings as one flat list [term, weight, encoded positions, term, ...], and its
+# stored fields as the stored column keeps them (``stored_bytes``).
+SectionPostings = tuple[list[int], list[list], bytes]
 
 
 class _SectionAnalyser:
@@ -278,17 +289,20 @@ class _SectionAnalyser:
     def __init__(self) -> None:
         self._fields = _FieldAnalyser()
         schema = make_schema()
+        for name in SEARCH_FIELDS:  # what encode_positions stands in for
+            assert type(schema[name].format) is formats.Positions, name
         self._formats = [
-            (schema[name].format.field_boost, schema[name].format.encode, name in PAIR_FIELDS)
-            for name in SEARCH_FIELDS
+            (schema[name].format.field_boost, name in PAIR_FIELDS) for name in SEARCH_FIELDS
         ]
 
-    def __call__(self, page: int, texts: Sequence[str]) -> tuple[SectionPostings, SectionCounts]:
+    def __call__(
+        self, page: int, texts: Sequence[str], stored: dict
+    ) -> tuple[SectionPostings, SectionCounts]:
         lengths: list[int] = []
         postings: list[list] = []
         counts: list[dict[str, int]] = []
         pairs: list = []
-        for text, (boost, encode, paired) in zip(texts, self._formats):
+        for text, (boost, paired) in zip(texts, self._formats):
             positions, pair_counts = self._fields.analyse(text, paired)
             flat: list = []
             freqs: dict[str, int] = {}
@@ -297,14 +311,39 @@ class _SectionAnalyser:
                 freq = len(found)
                 length += freq
                 freqs[term] = freq
-                # A fresh bytes object per posting: Whoosh pickles a block's values, and
-                # shared objects would pickle as memo references (other bytes on disk).
-                flat += (term, float(freq) * boost, encode(found))
+                flat += (term, float(freq) * boost, encode_positions(found))
             lengths.append(length)
             postings.append(flat)
             counts.append(freqs)
             pairs.append(pair_counts)
-        return (lengths, postings), (page, [_stored_length(n) for n in lengths], counts, pairs)
+        return (lengths, postings, stored_bytes(stored)), (
+            page,
+            [_stored_length(n) for n in lengths],
+            counts,
+            pairs,
+        )
+
+
+_ONE_POSITION: dict[int, bytes] = {}  # by position, up to ONE_POSITION_LIMIT
+ONE_POSITION_LIMIT = 1 << 16
+_ONE = pack_uint(1)
+
+
+def encode_positions(found: list[int]) -> bytes:
+    """``formats.Positions.encode(found)``, the same bytes, with the pickle of a lone
+    position kept (most postings have one). The result is always a fresh bytes object:
+    Whoosh pickles a block's values, and shared objects would pickle as memo references
+    (other bytes on disk)."""
+    if len(found) == 1:
+        tail = _ONE_POSITION.get(found[0])
+        if tail is None:
+            tail = pickle.dumps(found, 2)
+            if found[0] < ONE_POSITION_LIMIT:
+                _ONE_POSITION[found[0]] = tail
+        return _ONE + tail  # two non-empty parts: a new object
+    return pack_uint(len(found)) + pickle.dumps(
+        list(map(operator.sub, found, [0, *found[:-1]])), 2
+    )
 
 
 # What the impact builder takes for one section (``ImpactBuilder.add_section``'s arguments).
@@ -327,7 +366,7 @@ class _LocalAnalysis:
         self._impacts.__exit__(*exc)
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> list[tuple[IndexDoc, SectionPostings]]:
-        postings, counts = self._analyse(page, texts)
+        postings, counts = self._analyse(page, texts, stored_row(doc))
         self._impacts.add_section(*counts)
         return [(doc, postings)]
 
@@ -357,19 +396,25 @@ class _HelperAnalysis:
     neither core waits for the other. Who did what depends on timing, but both run the same
     functions and the impact builder sees every section in order, so the files never do."""
 
-    BATCH_CHARS = 200_000
+    BATCH_CHARS = 100_000
     IN_FLIGHT = 2
     MAX_PENDING = 8  # requests whose results are not taken back yet (bounds memory)
 
-    def __enter__(self) -> _HelperAnalysis:
-        from .helper import HelperProcess
+    def __init__(self, helper: HelperProcess | None = None):
+        self._given = helper
 
-        self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
+    def __enter__(self) -> _HelperAnalysis:
+        if self._given is not None:
+            self._helper = self._given  # the build's own, already started (and closed by it)
+        else:
+            from .helper import HelperProcess
+
+            self._helper = HelperProcess(__name__, "_serve_analysis", "build's analysis process")
         # Nothing is handed to the helper before it answers this: while it starts (about
         # 0.3 s) this process does the work itself.
-        self._started = self._helper.request(("ping", None))
+        self._started = self._helper.request(("start", None))
         self._analyse = _SectionAnalyser()
-        self._batch: list[tuple[int, list[str]]] = []
+        self._batch: list[tuple[int, list[str], dict]] = []
         self._docs: list[IndexDoc] = []
         self._chars = 0
         # Oldest first, per batch of sections (or chunk of terms): the batch, the helper's
@@ -380,19 +425,26 @@ class _HelperAnalysis:
         return self
 
     def __exit__(self, kind: object, *exc: object) -> None:
-        self._helper.close(discard=kind is not None)
+        if self._given is None:
+            self._helper.close(discard=kind is not None)
 
     def _helper_free(self) -> bool:
-        """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do."""
+        """True when the helper is up and has fewer than ``IN_FLIGHT`` requests to do. While
+        it writes the impact arrays it is not: a chunk of terms queued behind them would
+        hold up the chunks encoded here, which are written in order after it."""
+        helper = self._helper
         if self._started is not None:
-            if not self._helper.answered(self._started):
+            if not helper.answered(self._started):
                 return False
-            self._helper.reply(self._started)
+            helper.reply(self._started)
             self._started = None
-        return sum(1 for _, got, _each in self._pending if isinstance(got, int)) < self.IN_FLIGHT
+        if self._write_ticket is not None and not helper.answered(self._write_ticket):
+            return False
+        busy = sum(1 for _, got, _each in self._pending if isinstance(got, int) and not helper.answered(got))
+        return busy < self.IN_FLIGHT
 
     def put(self, page: int, texts: list[str], doc: IndexDoc) -> Iterator[tuple[IndexDoc, SectionPostings]]:
-        self._batch.append((page, texts))
+        self._batch.append((page, texts, stored_row(doc)))
         self._docs.append(doc)
         self._chars += sum(map(len, texts))
         if self._chars >= self.BATCH_CHARS:
@@ -409,7 +461,7 @@ class _HelperAnalysis:
         if self._helper_free():
             self._pending.append((self._docs, self._helper.request(("sections", self._batch)), True))
         else:
-            analysed = [self._analyse(page, texts) for page, texts in self._batch]
+            analysed = [self._analyse(*section) for section in self._batch]
             self._helper.request(("counts", [counts for _, counts in analysed]), wanted=False)
             self._pending.append((self._docs, [postings for postings, _ in analysed], True))
             # A helper starved of CPU must not make the counts pile up here.
@@ -455,38 +507,65 @@ class _HelperAnalysis:
         self._helper.reply(self._write_ticket)
 
 
-def _serve_analysis() -> None:
-    """The helper process of ``_HelperAnalysis``."""
-    from .helper import serve
+class _AnalysisServer:
+    """The helper process's side of ``_HelperAnalysis``: ``start`` sets up a fresh impact
+    builder for a new index, then it analyses sections, takes counts, encodes terms and
+    writes the impact arrays, as asked. A context manager: the builder's spill files go
+    with it."""
 
-    with _new_impacts() as impacts:
-        analyse = _SectionAnalyser()
-        encoder: list[_TermEncoder] = []
+    def __init__(self) -> None:
+        self._impacts: ImpactBuilder | None = None
+        self._analyse: _SectionAnalyser | None = None
+        self._encoder: _TermEncoder | None = None
 
-        def handle(request: tuple[str, object]) -> object:
-            kind, payload = request
-            if kind == "sections":
-                done = []
-                for page, texts in payload:  # type: ignore[union-attr]
-                    postings, counts = analyse(page, texts)
-                    impacts.add_section(*counts)
-                    done.append(postings)
-                return done
-            if kind == "counts":
-                for counts in payload:  # type: ignore[union-attr]
-                    impacts.add_section(*counts)
-                return None
-            if kind == "ping":
-                return None
-            if kind == "lengths":
-                encoder[:] = [_TermEncoder(array("q", payload))]  # type: ignore[arg-type]
-                return None
-            if kind == "encode":
-                return encoder[0](payload)  # type: ignore[arg-type]
+    def __enter__(self) -> _AnalysisServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._impacts is not None:
+            self._impacts.__exit__(*exc)
+            self._impacts = None
+
+    def handle(self, request: tuple[str, object]) -> object:
+        kind, payload = request
+        if kind == "start":
+            self.__exit__(None, None, None)
+            self._impacts = _new_impacts()
+            self._analyse = self._analyse or _SectionAnalyser()
+            return None
+        impacts = self._impacts
+        if impacts is None:
+            raise RuntimeError(f"{kind!r} before 'start'")
+        if kind == "sections":
+            assert self._analyse is not None
+            done = []
+            for section in payload:  # type: ignore[union-attr]
+                postings, counts = self._analyse(*section)
+                impacts.add_section(*counts)
+                done.append(postings)
+            return done
+        if kind == "counts":
+            for counts in payload:  # type: ignore[union-attr]
+                impacts.add_section(*counts)
+            return None
+        if kind == "lengths":
+            self._encoder = _TermEncoder(array("q", payload))  # type: ignore[arg-type]
+            return None
+        if kind == "encode":
+            assert self._encoder is not None
+            return self._encoder(payload)  # type: ignore[arg-type]
+        if kind == "write":
             impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
             return None
+        raise ValueError(f"unknown request {kind!r}")
 
-        serve(handle)
+
+def _serve_analysis() -> None:
+    """The helper process of ``_HelperAnalysis`` when ``write_index`` starts its own."""
+    from .helper import serve
+
+    with _AnalysisServer() as server:
+        serve(server.handle)
 
 
 class _FieldAnalyser:
@@ -515,30 +594,59 @@ class _FieldAnalyser:
     def analyse(self, text: str, pairs: bool) -> Analysed:
         positions: dict[str, list[int]] = {}
         heads: list[str] = []
+        head = heads.append
+        known = self._cache.get
+        find = positions.get
         base = 0
         for word in _TOKEN_RE.findall(text):
-            terms, width = self._word(word)
+            got = known(word)
+            terms, width = got if got is not None else self._word(word)
             for offset, term in terms:
-                found = positions.get(term)
+                found = find(term)
                 if found is None:
                     positions[term] = [base + offset]
                 else:
                     found.append(base + offset)
             if terms:
-                heads.append(terms[-1][1])
+                head(terms[-1][1])
             base += width
         return positions, Counter(adjacent_pairs(heads)) if pairs else None
 
 
 _TEXT_FIELD = {name: i for i, name in enumerate(SEARCH_FIELDS)}
+# The stored column's innermost writer, past its pickling and compressing (stored_bytes).
+_add_bytes = VarBytesColumn.Writer.add
+
+
+_STORED_FIELDS = frozenset(name for name in make_schema().names() if make_schema()[name].stored)
+_STORED_LEVEL = STORED_COLUMN._child._level  # PickleColumn(CompressedBytesColumn(level))
+
+
+def stored_row(doc: IndexDoc) -> dict:
+    """The stored fields of ``doc`` in the order ``SegmentWriter.add_document`` stores them."""
+    row = dict(doc.__dict__)
+    row["order"] = list(doc.order)
+    return {name: row[name] for name in sorted(row) if name in _STORED_FIELDS and row[name] is not None}
+
+
+def stored_bytes(row: dict) -> bytes:
+    """What Whoosh's stored column writes for ``row`` (pickled, then compressed): computed
+    with the analysis, so the helper takes this off the build process too."""
+    return zlib.compress(pickle.dumps(row, 2), _STORED_LEVEL)
 
 
 def _add_document(
-    writer, postings: _TermPostings, doc: IndexDoc, lengths: list[int], analysed: list[list]
+    writer,
+    postings: _TermPostings,
+    doc: IndexDoc,
+    lengths: list[int],
+    analysed: list[list],
+    stored: bytes,
 ) -> None:
-    """``SegmentWriter.add_document`` with the text fields' postings already analysed
-    (``SectionPostings``); the same postings, lengths and stored values, so the same index
-    bytes. The postings go to ``postings``, not to the writer's pool."""
+    """``SegmentWriter.add_document`` with the text fields' postings already analysed and
+    the stored fields already encoded (``SectionPostings``); the same postings, lengths and
+    stored values, so the same index bytes. The postings go to ``postings``, not to the
+    writer's pool."""
     schema = writer.schema
     docnum = writer.docnum
     perdoc = writer.perdocwriter
@@ -577,12 +685,13 @@ def _add_document(
                     else:
                         entry += (docnum, weight, vbytes)
                     added += 1
-            perdoc.add_field(name, field, value if field.stored else None, length)
+            perdoc.add_field(name, field, None, length)  # the stored values are in ``stored``
             if field.column_type:
                 perdoc.add_column_value(name, field.column_type, field.to_column_value(value))
     except BaseException:
         perdoc.cancel_doc()
         raise
+    _add_bytes(perdoc._colwriters["_stored"]._child, docnum, stored)
     perdoc.finish_doc()
     writer._added = True
     writer.docnum += 1
@@ -699,8 +808,11 @@ def _flush_segment(writer, postings: _TermPostings, lengths: array, analysis) ->
 
 
 _WRITE_BYTES = 1 << 20
-# Postings per chunk of terms handed to the encoder (a helper request).
+# Postings per chunk of terms handed to the encoder (a helper request); a term costs about
+# as much to encode as TERM_POSTINGS postings, so a chunk of many rare terms (the refs) is
+# no slower than one of a few common ones.
 CHUNK_POSTINGS = 20_000
+TERM_POSTINGS = 16
 
 
 class _Block:
@@ -732,7 +844,7 @@ def _term_chunks(terms: Iterator[tuple[str, str, list]]) -> Iterator[list[tuple[
     size = 0
     for item in terms:
         chunk.append(item)
-        size += len(item[2])
+        size += len(item[2]) + 3 * TERM_POSTINGS
         if size >= 3 * CHUNK_POSTINGS:
             yield chunk
             chunk, size = [], 0
@@ -767,10 +879,19 @@ def _write_postings(fieldwriter, postings: _TermPostings, lengths: array, analys
     postfile.write(out)
 
 
+# A block whose pickle is shorter than this is stored as it is, not compressed; its header
+# says so (compression level 0) and Whoosh's reader then does not decompress it. Below about
+# 100 bytes zlib's output is longer than its input; up to this size storing blocks raw
+# skips about 70% of the zlib calls for about 2% more index (index format 10).
+RAW_BLOCK_BYTES = 256
+
+
 class _TermEncoder:
     """Encodes terms' postings as ``W3PostingsWriter`` does: blocks of ``blocklimit``
-    postings, each pickled and compressed behind a pickled header, and the term's
-    ``W3TermInfo`` (its place in the file is set by the writer)."""
+    postings, each pickled behind a pickled header, and the term's ``W3TermInfo`` (its
+    place in the file is set by the writer). Unlike Whoosh's writer it compresses only
+    blocks of at least ``RAW_BLOCK_BYTES`` (Whoosh 2.7.5 meant to leave the smallest ones
+    raw, and its reader reads either)."""
 
     def __init__(self, lengths: array):
         self._lengths = lengths
@@ -821,13 +942,16 @@ class _TermEncoder:
             else:
                 mini_values = b"".join(v for v in values[at:end] if v)
             deltas = tuple(map(operator.sub, ids, [0, *ids[:-1]]))
-            data = zlib.compress(pickle.dumps((deltas, mini_weights, mini_values), 2), compression)
+            data = pickle.dumps((deltas, mini_weights, mini_values), 2)
+            level = compression if len(data) >= RAW_BLOCK_BYTES else 0
+            if level:
+                data = zlib.compress(data, level)
             head = pickle.dumps(
                 (
                     block._count,
                     block._last,
                     block._maxweight,
-                    compression,
+                    level,
                     length_to_byte(block._minlength),
                     length_to_byte(block._maxlength),
                 ),

@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -93,11 +93,55 @@ class Loaded:
         return sum(r.size for r in self.raws)
 
 
-def load_source(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
-    """Load and parse ``source``; ``fetch`` is ``fetch.fetch_text`` (injected for offline runs)."""
+@dataclass(frozen=True)
+class PageJob:
+    """One Markdown file to parse: ``parse_markdown``'s arguments, all plain values, so that
+    a helper process can parse it as well as the build process."""
+
+    text: str
+    url: str
+    path: str
+    fallback_title: str
+    max_level: int
+    anchors: str
+
+
+# A parsed file: its page (None when its frontmatter says noindex or hidden) and the
+# parser's warnings, in the order it gave them.
+Parsed = tuple["Page | None", list[str]]
+PageParser = Callable[[Sequence[PageJob]], list[Parsed]]
+
+
+def parse_page_jobs(jobs: Sequence[PageJob]) -> list[Parsed]:
+    """Parse each job in turn (the default ``PageParser``; the build may share the jobs
+    with a helper process, which runs this same function on its part)."""
+    done: list[Parsed] = []
+    for job in jobs:
+        messages: list[str] = []
+        if unlisted(page_meta(job.text)):
+            done.append((None, messages))
+            continue
+        page = parse_markdown(
+            job.text,
+            url=job.url,
+            path=job.path,
+            fallback_title=job.fallback_title,
+            max_level=job.max_level,
+            warn=messages.append,
+            anchors=job.anchors,
+        )
+        done.append((page, messages))
+    return done
+
+
+def load_source(
+    source: SourceConfig, fetch: Callable[[str], object], parse: PageParser | None = None
+) -> Loaded:
+    """Load and parse ``source``; ``fetch`` is ``fetch.fetch_text`` (injected for offline runs),
+    ``parse`` parses Markdown files (``parse_page_jobs`` unless the build shares the work)."""
     loader = LOADERS[source.kind]
     try:
-        loaded = loader(source, fetch)
+        loaded = loader(source, fetch, parse or parse_page_jobs)
     except FetchError as exc:
         raise SourceError(source.name, exc.url, exc.reason) from None
     except OSError as exc:
@@ -200,7 +244,9 @@ def _warner(source: SourceConfig, where: str, sink: list[str]) -> Callable[[str]
     return lambda message: sink.append(f"{source.name}: {where}: {message}")
 
 
-def load_llms_full(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
+def load_llms_full(
+    source: SourceConfig, fetch: Callable[[str], object], parse: PageParser = parse_page_jobs
+) -> Loaded:
     """One file; its layout is detected unless the sources file sets ``format:``.
 
     Page URLs are resolved against ``base_url`` (or the file's own URL); with ``base_url``
@@ -262,7 +308,9 @@ def _llms_full_options(source: SourceConfig, warn: Callable[[str], None]) -> dic
     }
 
 
-def load_llms_txt(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
+def load_llms_txt(
+    source: SourceConfig, fetch: Callable[[str], object], parse: PageParser = parse_page_jobs
+) -> Loaded:
     """Every page the llms.txt links to, fetched and parsed as Markdown.
 
     With ``base_url`` a page's URL is the address the site serves (``markdown.site_url``:
@@ -279,12 +327,14 @@ def load_llms_txt(source: SourceConfig, fetch: Callable[[str], object]) -> Loade
         raise SourceError(source.name, index.location, "no links found in the llms.txt file")
     raws = _fetch_all(source, fetch, links)
     url_of = site_url if source.base_url else str
-    loaded = _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws])
+    loaded = _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws], parse=parse)
     loaded.raws.insert(0, dataclasses.replace(index, text=""))
     return loaded
 
 
-def load_markdown(source: SourceConfig, fetch: Callable[[str], object]) -> Loaded:
+def load_markdown(
+    source: SourceConfig, fetch: Callable[[str], object], parse: PageParser = parse_page_jobs
+) -> Loaded:
     """Pages by URL (``url``/``urls``, URLs as for llms-txt) or a file or folder (``path``).
 
     A folder's page URL is ``base_url`` joined with the file's path as the site serves it;
@@ -293,7 +343,9 @@ def load_markdown(source: SourceConfig, fetch: Callable[[str], object]) -> Loade
     if source.urls or source.url:
         raws = _fetch_all(source, fetch, list(source.urls) or [source.url])  # type: ignore[list-item]
         url_of = site_url if source.base_url else str
-        return _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws])
+        return _parse_markdown_raws(
+            source, [(raw, url_of(raw.location)) for raw in raws], parse=parse
+        )
     assert source.path is not None
     root = source.path
     if root.is_file():
@@ -311,7 +363,7 @@ def load_markdown(source: SourceConfig, fetch: Callable[[str], object]) -> Loade
     nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
     # A docs.json or mint.json (even one that cannot be read) says the folder is a Mintlify site.
     mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
-    loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github")
+    loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github", parse)
     loaded.warnings[:0] = warnings
     return loaded
 
@@ -341,30 +393,37 @@ def _parse_markdown_raws(
     located: list[tuple[Raw, str]],
     nav: Navigation | None = None,
     anchors: str = "github",
+    parse: PageParser = parse_page_jobs,
 ) -> Loaded:
     """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself."""
     warnings: list[str] = []
     pages = []
     skipped: list[str] = []
+    jobs = []
     for raw, url in located:
+        path = page_path_from_url(raw.location)
+        nav_title = nav.place(path)[1] if nav else None
+        jobs.append(
+            PageJob(
+                raw.text,
+                url,
+                path,
+                nav_title or title_from_path(path),
+                source.max_level,
+                source.anchors or anchors,
+            )
+        )
+    for (raw, _url), job, (page, messages) in zip(located, jobs, parse(jobs)):
         warn = _warner(source, raw.location, warnings)
         if raw.problem:
             warn(raw.problem)
-        if unlisted(page_meta(raw.text)):
+        if page is None:
             skipped.append(raw.location)
             continue
-        path = page_path_from_url(raw.location)
-        group, nav_title = nav.place(path) if nav else ((), None)
-        page = parse_markdown(
-            raw.text,
-            url=url,
-            path=path,
-            fallback_title=nav_title or title_from_path(path),
-            max_level=source.max_level,
-            warn=warn,
-            anchors=source.anchors or anchors,
-        )
+        for message in messages:
+            warn(message)
+        group = nav.place(job.path)[0] if nav else ()
         pages.append(dataclasses.replace(page, group=group) if group else page)
     if skipped:
         shown = ", ".join(skipped[:5]) + (", …" if len(skipped) > 5 else "")
@@ -498,7 +557,7 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-LOADERS: dict[str, Callable[[SourceConfig, Callable[[str], object]], Loaded]] = {
+LOADERS: dict[str, Callable[[SourceConfig, Callable[[str], object], PageParser], Loaded]] = {
     "llms-full": load_llms_full,
     "llms-txt": load_llms_txt,
     "markdown": load_markdown,

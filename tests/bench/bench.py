@@ -1,6 +1,7 @@
 """Performance benchmark: docwheel's build, search, CLI and MCP server on the shared corpora.
 
     python tests/bench/bench.py [--corpora DIR] [--eval FILE] [--quick] [--scale-mb MB] [--only-scale]
+                                [--only-builds] [--corpus NAME ...]
 
 What it measures, in one run, and how to read each table:
 
@@ -45,6 +46,9 @@ What it measures, in one run, and how to read each table:
    hundred generated ones (median and p95). ``--only-scale`` measures only this.
 10. Summary: each target with the worst measured value and PASS or MISS.
 
+``--only-builds`` stops after section 1, and ``--corpus NAME`` (repeatable) builds only the
+corpora named (merged too when there are several).
+
 Targets are judged on wall-clock times, on whatever machine runs this: compare figures from
 one run, not across machines. The load average is printed at the start and the end: when it
 is near or above the CPU count, other processes took CPU and wall times are inflated (the CPU
@@ -73,7 +77,7 @@ import tempfile
 import time
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -1068,11 +1072,21 @@ def main(argv: list[str] | None = None) -> int:
         help=f"size of the generated llms-full.txt (default {SCALE_MB}, {QUICK_SCALE_MB} with --quick; 0 skips)",
     )
     parser.add_argument("--only-scale", action="store_true", help="measure only the scale section")
+    parser.add_argument("--only-builds", action="store_true", help="measure only the builds (section 1)")
+    parser.add_argument(
+        "--corpus", action="append", default=[], metavar="NAME",
+        help=f"build only this corpus (repeatable; one of {', '.join(CORPUS_SOURCES)})",
+    )
     args = parser.parse_args(argv)
     if not args.corpora.is_dir():
         print(f"no corpora folder at {args.corpora}; nothing to measure (skipped)")
         return 0
     settings = QUICK if args.quick else FULL
+    unknown = sorted(set(args.corpus) - set(CORPUS_SOURCES))
+    if unknown:
+        parser.error(f"unknown corpus {', '.join(unknown)}; choose from {', '.join(CORPUS_SOURCES)}")
+    if args.corpus:
+        settings = replace(settings, corpora=tuple(args.corpus))
     corpora = [c for c in settings.corpora if (args.corpora / c).is_dir()]
     missing = sorted(set(settings.corpora) - set(corpora))
     if not corpora:
@@ -1100,6 +1114,9 @@ def main(argv: list[str] | None = None) -> int:
         if not builds.separate:
             print("\nno index could be built; nothing else to measure")
             return 1
+        if args.only_builds:
+            print(f"\nbenchmark wall time {time.perf_counter() - started:.0f} s; {load_average()}")
+            return 0
 
         largest = max(builds.separate, key=lambda b: b.source_bytes)
         targets = [(f"{largest.name} (largest)", largest.out)]
