@@ -313,6 +313,12 @@ def test_split_code_separates_prose_from_fenced_code():
     assert code == "x = 1\n  y = 2"
 
 
+def test_split_code_reads_backslash_escapes_in_prose_but_not_in_code():
+    prose, code = split_code("Edit claude\\_desktop\\_config.json \\(once\\)\n```\nC:\\new\\_dir\n```")
+    assert prose == "Edit claude_desktop_config.json (once)"
+    assert code == "C:\\new\\_dir"
+
+
 def test_split_code_without_code_returns_empty_code():
     assert split_code("just words") == ("just words", "")
 

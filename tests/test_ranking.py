@@ -185,6 +185,21 @@ def test_search_corrects_a_typo_in_a_suffix_and_says_so(tmp_path):
         assert result.warnings == ("searched for 'elicit' instead of 'elicitaton'",)
 
 
+def test_a_name_written_with_backslash_escapes_is_found_by_the_name(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "config.md").write_text("# Setup\n\nOpen claude\\_desktop\\_config.json and add the server.\n")
+    (site / "other.md").write_text("# Other\n\nA page about the desktop app and its server.\n")
+    config = write_config(
+        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
+    )
+    build_from_file(config, tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as index:
+        hit = index.search("claude_desktop_config.json").results[0]
+        assert hit.title == "Setup" and "claude_desktop_config.json" in hit.snippet
+        assert index.search('"desktop config"').results[0].title == "Setup"
+
+
 def test_one_edit_covers_drops_swaps_changes_and_inserts():
     edits = one_edit("abc")
     assert {"bc", "bac", "abd", "abxc"} <= edits and "abc" not in edits

@@ -123,12 +123,15 @@ def _comment_end(lines: Sequence[str], closers: Sequence[int], start: int) -> in
 
 
 def split_code(text: str) -> tuple[str, str]:
-    """Return (prose, code): the indexer weighs fenced code lower than the prose around it."""
+    """Return (prose, code): the indexer weighs fenced code lower than the prose around it.
+
+    Backslash escapes in the prose are read as the characters they escape, so that
+    ``claude\\_desktop\\_config.json`` is indexed as the name it shows."""
     lines = normalize_text(text).split("\n")
     kinds = classify_lines(lines)
     prose = [line for line, kind in zip(lines, kinds) if kind == PROSE]
     code = [line for line, kind in zip(lines, kinds) if kind == CODE]
-    return "\n".join(prose).strip("\n"), "\n".join(code).strip("\n")
+    return _ESCAPE.sub(r"\1", "\n".join(prose)).strip("\n"), "\n".join(code).strip("\n")
 
 
 # -- headings and anchors ----------------------------------------------------------------
