@@ -386,8 +386,9 @@ class _LocalAnalysis:
 
 
 class _HelperAnalysis:
-    """Sections analysed by a helper process (``_serve_analysis``) in batches, their
-    postings taken back in order; the helper also builds the impact arrays and writes them
+    """Sections analysed by a helper process (``_AnalysisServer``: the build's own helper, or
+    one started here running ``_serve_analysis``) in batches, their postings and stored
+    fields taken back in order; the helper also builds the impact arrays and writes them
     while this process writes the Whoosh files, and it encodes chunks of terms for them.
 
     When the helper already has ``IN_FLIGHT`` requests to do, this process analyses the
