@@ -387,8 +387,9 @@ class _LocalAnalysis:
 
 
 class _HelperAnalysis:
-    """Sections analysed by a helper process (``_serve_analysis``) in batches, their
-    postings taken back in order; the helper also builds the impact arrays and writes them
+    """Sections analysed by a helper process (``_AnalysisServer``: the build's own helper, or
+    one started here running ``_serve_analysis``) in batches, their postings and stored
+    fields taken back in order; the helper also builds the impact arrays and writes them
     while this process writes the Whoosh files, and it encodes chunks of terms for them.
 
     When the helper already has ``IN_FLIGHT`` requests to do, this process analyses the
@@ -815,30 +816,6 @@ CHUNK_POSTINGS = 20_000
 TERM_POSTINGS = 16
 
 
-class _Block:
-    """The statistics of one block of postings that ``W3TermInfo.add_block`` reads."""
-
-    __slots__ = ("_weights", "_count", "_minlength", "_maxlength", "_maxweight", "_first", "_last")
-
-    def __len__(self) -> int:
-        return self._count
-
-    def min_length(self):
-        return self._minlength
-
-    def max_length(self):
-        return self._maxlength
-
-    def max_weight(self):
-        return self._maxweight
-
-    def min_id(self):
-        return self._first
-
-    def max_id(self):
-        return self._last
-
-
 def _term_chunks(terms: Iterator[tuple[str, str, list]]) -> Iterator[list[tuple[str, str, list]]]:
     chunk: list[tuple[str, str, list]] = []
     size = 0
@@ -919,41 +896,52 @@ class _TermEncoder:
         total = len(docs)
         for at in range(0, total, blocklimit):
             end = min(at + blocklimit, total)
-            ids = docs[at:end]
-            block = _Block()
-            block._count = end - at
-            block._weights = packed = array("f", weights[at:end])
-            block._maxweight = max(0, max(weights[at:end]))
-            block._first, block._last = ids[0], ids[-1]
-            known = [n for n in sizes[at:end] if n] if sizes is not None else ()
-            block._minlength = min(known) if known else None
-            block._maxlength = max(known) if known else 0
-            info.add_block(block)
-            if all(w == 1.0 for w in packed):
-                mini_weights = None
-            elif all(w == packed[0] for w in packed):
-                mini_weights = packed[0]
+            count = end - at
+            ids = docs[at:end] if count < total else docs
+            packed = array("f", weights[at:end])
+            maxweight = max(0, max(weights[at:end]))
+            if sizes is None:
+                minlength, maxlength = None, 0
             else:
+                known = [n for n in sizes[at:end] if n]
+                minlength = min(known) if known else None
+                maxlength = max(known) if known else 0
+            # W3TermInfo.add_block, for this block's statistics
+            info._weight += sum(packed)
+            info._df += count
+            if info._minlength is None:
+                info._minlength = minlength
+            else:
+                info._minlength = min(info._minlength, minlength)
+            info._maxlength = max(info._maxlength, maxlength)
+            info._maxweight = max(info._maxweight, maxweight)
+            if info._minid is None:
+                info._minid = ids[0]
+            info._maxid = ids[-1]
+            first = packed[0]
+            if packed.count(first) != count:
                 mini_weights = tuple(packed)
+            else:
+                mini_weights = None if first == 1.0 else first
             if fixed is None or fixed < 0:
-                mini_values = tuple(v for v in values[at:end] if v)
+                mini_values = tuple(filter(None, values[at:end]))
             elif fixed == 0:
                 mini_values = None
             else:
-                mini_values = b"".join(v for v in values[at:end] if v)
-            deltas = tuple(map(operator.sub, ids, [0, *ids[:-1]]))
+                mini_values = b"".join(filter(None, values[at:end]))
+            deltas = (ids[0],) if count == 1 else tuple(map(operator.sub, ids, [0, *ids[:-1]]))
             data = pickle.dumps((deltas, mini_weights, mini_values), 2)
             level = compression if len(data) >= RAW_BLOCK_BYTES else 0
             if level:
                 data = zlib.compress(data, level)
             head = pickle.dumps(
                 (
-                    block._count,
-                    block._last,
-                    block._maxweight,
+                    count,
+                    ids[-1],
+                    maxweight,
                     level,
-                    length_to_byte(block._minlength),
-                    length_to_byte(block._maxlength),
+                    length_to_byte(minlength),
+                    length_to_byte(maxlength),
                 ),
                 2,
             )
