@@ -1,7 +1,7 @@
 """Writing the index: docwheel's posting writer against Whoosh's, spilled against held, and
 the analysis helper process against analysing in the build process.
 
-``index.write_index`` hands Whoosh ready postings and writes them term by term itself; these
+``index_write.write_index`` hands Whoosh ready postings and writes them term by term itself; these
 tests pin that the files are the bytes Whoosh's own ``add_document`` and ``commit`` write.
 """
 
@@ -15,12 +15,13 @@ import pytest
 from helpers import FIXTURES, site_config, tree, write_config
 from whoosh import index as whoosh_index
 
-from docwheel import index
+from docwheel import index_write
 from docwheel.build import HELPER_MIN_BYTES, _BuildHelper, build_from_file
 from docwheel.config import SourceConfig
 from docwheel.errors import BuildError, SourceError
 from docwheel.helper import HelperProcess
-from docwheel.index import INDEX_NAME, IndexDoc, make_schema, write_index
+from docwheel.index import INDEX_NAME, make_schema
+from docwheel.index_write import IndexDoc, write_index
 from docwheel.sources import load_source
 
 WORDS = (
@@ -134,7 +135,7 @@ def test_blocks_are_compressed_from_raw_block_bytes(
 ) -> None:
     """With no block left raw the files are the bytes Whoosh's own writer writes."""
     docs = sample_docs(400)
-    monkeypatch.setattr(index, "RAW_BLOCK_BYTES", 0)
+    monkeypatch.setattr(index_write, "RAW_BLOCK_BYTES", 0)
     write_index(docs, tmp_path / "ours")
     whoosh_written(docs, tmp_path / "theirs")
     assert whoosh_files(tmp_path / "ours") == whoosh_files(tmp_path / "theirs")
@@ -145,7 +146,7 @@ def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
 ) -> None:
     config = site_config(tmp_path)
     build_from_file(config, tmp_path / "held")
-    monkeypatch.setattr(index, "POOL_MB", 0.005)  # a run every few dozen postings
+    monkeypatch.setattr(index_write, "POOL_MB", 0.005)  # a run every few dozen postings
     build_from_file(config, tmp_path / "spilled")
     assert whoosh_files(tmp_path / "spilled") == whoosh_files(tmp_path / "held")
     assert len(whoosh_files(tmp_path / "held")) > 3
@@ -166,9 +167,9 @@ def child_processes() -> set[int]:
 def test_analysis_shared_with_a_helper_process_writes_the_same_files(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_flight: int
 ) -> None:
-    monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)  # many batches in flight
-    monkeypatch.setattr(index._HelperAnalysis, "IN_FLIGHT", in_flight)
-    monkeypatch.setattr(index, "CHUNK_POSTINGS", 50)  # many chunks of terms to encode
+    monkeypatch.setattr(index_write._HelperAnalysis, "BATCH_CHARS", 2_000)  # many batches in flight
+    monkeypatch.setattr(index_write._HelperAnalysis, "IN_FLIGHT", in_flight)
+    monkeypatch.setattr(index_write, "CHUNK_POSTINGS", 50)  # many chunks of terms to encode
     docs = sample_docs(400)
     write_index(docs, tmp_path / "here")
     before = child_processes()
@@ -180,7 +181,7 @@ def test_analysis_shared_with_a_helper_process_writes_the_same_files(
 def test_a_source_failing_during_a_helper_build_raises_its_own_error_and_ends_the_helper(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(index._HelperAnalysis, "BATCH_CHARS", 2_000)
+    monkeypatch.setattr(index_write._HelperAnalysis, "BATCH_CHARS", 2_000)
 
     def docs():
         yield from sample_docs(300)
@@ -194,7 +195,7 @@ def test_a_source_failing_during_a_helper_build_raises_its_own_error_and_ends_th
 
 
 def test_a_failure_inside_the_helper_process_is_a_build_error() -> None:
-    helper = HelperProcess("docwheel.index", "_serve_analysis", "build's analysis process")
+    helper = HelperProcess("docwheel.index_write", "_serve_analysis", "build's analysis process")
     try:
         helper.request(("start", None))
         ticket = helper.request(("sections", [(0, None)]))
@@ -315,7 +316,7 @@ def test_a_helper_that_dies_while_indexing_fails_the_build_and_leaves_nothing(
     config = site_config(tmp_path)
     build_from_file(config, tmp_path / "index")
     before = tree(tmp_path / "index")
-    real_write = index.write_index
+    real_write = index_write.write_index
 
     def write_after_killing(docs, directory, *, helper):
         assert not isinstance(helper, bool)
@@ -336,5 +337,5 @@ def test_positions_are_encoded_as_whoosh_encodes_them_each_in_a_fresh_object() -
     encode = make_schema()["body"].format.encode
     cases = [[0], [7], [255], [256], [70_000], [3, 9], [0, 1, 2], list(range(0, 5_000, 3)), [2**31 + 5]]
     for found in cases:
-        assert index.encode_positions(found) == encode(found), found
-    assert index.encode_positions([7]) is not index.encode_positions([7])
+        assert index_write.encode_positions(found) == encode(found), found
+    assert index_write.encode_positions([7]) is not index_write.encode_positions([7])

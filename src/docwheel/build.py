@@ -22,7 +22,8 @@ from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
 from .config import Config, SourceConfig, load_config
 from .errors import DocwheelError, SourceError
 from .helper import HelperProcess
-from .index import IndexDoc, section_texts, write_index
+from .index import section_texts
+from .index_write import IndexDoc, write_index
 from .markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
@@ -240,7 +241,7 @@ def _serve_build() -> None:
     """The helper process of ``_BuildHelper``: Markdown files parsed while the sources load,
     then the index's analysis requests (``index._AnalysisServer``)."""
     from .helper import serve
-    from .index import _AnalysisServer
+    from .index_write import _AnalysisServer
 
     with _AnalysisServer() as analysis:
 
