@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from docwheel.snippets import make_snippet, plain_segments
+from docwheel.snippets import EXCERPT_FROM, _excerpt, make_snippet, plain_segments
 
 
 def _terms_of(word: str) -> list[str]:
@@ -111,3 +111,36 @@ def test_unclosed_fence_is_code_to_the_end():
 def test_empty_text_gives_empty_snippet():
     assert make_snippet("", {"x"}, _terms_of) == ""
     assert not re.search(r"\*\*\*\*", make_snippet("** **", {"x"}, _terms_of))
+
+
+FILLER = "Plain words about nothing in particular fill this paragraph of the page.\n\n"
+
+
+def test_a_long_section_is_cut_around_its_match_and_says_so():
+    text = FILLER * 60 + "Rotate the signing key every ninety days.\n\n" + FILLER * 60
+    assert len(text) > EXCERPT_FROM
+    snippet = make_snippet(text, {"rotat", "kei"}, _terms_of_stems)
+    assert snippet.startswith("… ") and snippet.endswith(" …")
+    assert "**Rotate** the signing **key** every ninety days." in snippet
+
+
+def test_a_long_section_whose_match_sits_in_a_link_target_falls_back_to_the_visible_one():
+    hidden = "See [the guide](https://x.io/rotate-key) for more.\n\n"
+    text = hidden + FILLER * 80 + "Rotate the key here.\n\n" + FILLER * 10
+    snippet = make_snippet(text, {"rotat", "kei"}, _terms_of_stems)
+    assert "**Rotate** the **key** here." in snippet
+
+
+def test_a_cut_inside_a_long_code_block_keeps_it_code():
+    code = "\n".join(f"line_{i} = compute({i})" for i in range(400))
+    text = "Intro.\n\n```python\n" + code + "\nrotate_key(now)\n```\n\nThe end.\n"
+    snippet = make_snippet(text, {"rotate_key"}, lambda w: [w.lower()])
+    assert "**rotate_key**(now)" in snippet and "```" not in snippet and "python" not in snippet
+    excerpt, cut_before, cut_after = _excerpt(text, {"rotate_key"}, 300)
+    assert cut_before and not cut_after and excerpt.startswith("```python\nline_")
+    assert [seg.is_code for seg in plain_segments(excerpt)] == [True, False]
+
+
+def _terms_of_stems(word: str) -> list[str]:
+    w = word.lower()
+    return [{"rotate": "rotat", "key": "kei"}.get(w, w)]

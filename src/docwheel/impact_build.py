@@ -314,8 +314,8 @@ class _Output:
     def add(self, keys: np.ndarray, counts: np.ndarray, docs: np.ndarray, weights: np.ndarray) -> None:
         offsets = self.n_entries + np.concatenate(([0], np.cumsum(counts)[:-1]))
         spans = np.stack([offsets, counts], axis=1).astype(np.int64)
-        for name, array in (("keys", keys), ("spans", spans), ("docs", docs), ("weights", weights)):
-            array.tofile(self.parts[name])
+        for name, values in (("keys", keys), ("spans", spans), ("docs", docs), ("weights", weights)):
+            values.tofile(self.parts[name])
         self.n_terms += len(keys)
         self.n_entries += len(docs)
 

@@ -10,12 +10,17 @@ from __future__ import annotations
 import bisect
 import html
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 WIDTH = 300
 _MAX_PROBE_HITS = 2000  # enough for any section; bounds the work on a pathological one
 _MAX_WINDOWS = 300  # candidate passages scored per section (from its first matches)
+# Sections longer than this are cut to the lines around their likeliest passage before
+# the passage is picked (_excerpt); the cut reaches this far after the passage's start.
+EXCERPT_FROM = 4000
+EXCERPT_REACH = 1600
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
@@ -32,7 +37,8 @@ _INLINE = [
     # __bold__ and _emphasis_ around words only: __init__ and snake_case_names stay
     (re.compile(r"(?<![\w_])__(?=\S)([^\n]+?)(?<=\S)__(?![\w_])"), r"\1", ("__",)),
     (re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]*?[^\s_])_(?![\w_])"), r"\1", ("_",)),
-    (re.compile(r"(?m)^\s{0,3}(#{1,6}|>|[-*+]|\d+[.)])\s+"), "", ()),  # block markers
+    # block markers, also indented (Mintlify indents the Markdown inside its components)
+    (re.compile(r"(?m)^[ \t]*(#{1,6}|>|[-*+]|\d+[.)])[ \t]+"), "", ()),
     # *emphasis* around words (after list markers are gone); "a * b" and "*.md" stay
     (re.compile(r"(?<![\w*])\*(\w(?:[^*\n]*?[\w).!?])?)\*(?![\w*])"), r"\1", ("*",)),
     (re.compile(r"(?m)^\s*\|?[\s:|-]*-{3,}[\s:|-]*$"), "", ("---",)),  # table rules
@@ -95,7 +101,7 @@ def plain_segments(markdown: str) -> list[_Segment]:
             flush(False)
             fence = m.group(1)
             continue
-        if fence is not None and m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line.strip()[len(m.group(1)):].strip():
+        if fence is not None and m and _closes(line, m, fence):
             flush(True)
             fence = None
             continue
@@ -116,6 +122,26 @@ def make_snippet(
     Prose outranks code when both match; when nothing matches, the opening of the section.
     """
     wanted = set(query_terms)
+    if len(markdown) > EXCERPT_FROM:
+        excerpt, cut_before, cut_after = _excerpt(markdown, _probes(wanted), width)
+        snippet = _snippet(excerpt, wanted, terms_of, width, cut_before, cut_after)
+        # The raw text's matches may all sit in link targets or tags the reader never sees:
+        # then the whole section is searched after all.
+        if snippet is not None:
+            return snippet
+    return _snippet(markdown, wanted, terms_of, width) or ""
+
+
+def _snippet(
+    markdown: str,
+    wanted: set[str],
+    terms_of: Callable[[str], Iterable[str]],
+    width: int,
+    cut_before: bool = False,
+    cut_after: bool = False,
+) -> str | None:
+    """``make_snippet`` for ``markdown``, an excerpt when cut before or after it: None
+    when an excerpt holds no visible match."""
     segments = plain_segments(markdown)
     if not segments:
         return ""
@@ -128,12 +154,107 @@ def make_snippet(
             code_spans.append((len(text), len(text) + len(seg.text)))
         text += seg.text
     words = _matched_words(text, wanted, terms_of, code_spans)
+    if not words and (cut_before or cut_after):
+        return None
     start = _best_start(text, words, width) if words else 0
     end = _cut_end(text, start, width)
     marked = _mark(text, start, end, words)
-    prefix = "… " if start > 0 else ""
-    suffix = " …" if end < len(text) else ""
+    prefix = "… " if start > 0 or cut_before else ""
+    suffix = " …" if end < len(text) or cut_after else ""
     return f"{prefix}{marked}{suffix}"
+
+
+def _probes(wanted: set[str]) -> set[str]:
+    """Plain-text stand-ins for the query terms: a stem is a prefix of the words it comes
+    from, except that Porter turns a final "y" into "i" (key -> kei)."""
+    return {t[:-1] if t.endswith("i") and len(t) > 2 else t for t in wanted if t}
+
+
+def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bool]:
+    """The whole lines of a long section around its likeliest passage, and whether text
+    was cut before and after it.
+
+    Stripping markup from and analysing every word of a long section made snippets most
+    of a search's time (a spec page is tens of kilobytes). The passage is found on the raw
+    text the way ``_best_start`` finds it on the plain text (most distinct query terms
+    within a window, code counting half), then only its surroundings are processed."""
+    lowered = markdown.lower()
+    hits: list[tuple[int, str]] = []
+    for probe in probes:
+        at = lowered.find(probe)
+        while at != -1 and len(hits) < _MAX_PROBE_HITS:
+            hits.append((at, probe))
+            at = lowered.find(probe, at + len(probe))
+    if not hits:
+        opening = _whole_lines(markdown, 0, EXCERPT_REACH)
+        return opening, False, len(opening) < len(markdown)
+    hits.sort()
+    fences = _fenced_spans(markdown)
+    fence_starts = [start for start, _end, _opener in fences]
+    weights = [0.5 if _inside(fences, fence_starts, at) else 1.0 for at, _probe in hits]
+    reach = 2 * width  # raw text carries markup the passage will not show
+    # Slide a window from each hit: per term, how many of its hits in the window are in
+    # prose and how many in code; a term counts 1 with any in prose, else 0.5.
+    prose: Counter[str] = Counter()
+    code: Counter[str] = Counter()
+    best, best_at, j = -1.0, hits[0][0], 0
+    for i, (at, probe) in enumerate(hits[:_MAX_WINDOWS]):
+        while j < len(hits) and hits[j][0] <= at + reach:
+            (prose if weights[j] == 1.0 else code)[hits[j][1]] += 1
+            j += 1
+        score = sum(1.0 if prose[t] else 0.5 for t in probes if prose[t] or code[t])
+        if score > best:
+            best, best_at = score, at
+        (prose if weights[i] == 1.0 else code)[probe] -= 1
+    lo = markdown.rfind("\n", 0, max(0, best_at - EXCERPT_REACH // 4)) + 1
+    excerpt = _whole_lines(markdown, lo, EXCERPT_REACH + (best_at - lo))
+    cut_after = lo + len(excerpt) < len(markdown)
+    opener = _open_fence_at(fences, lo)
+    if opener is not None:
+        excerpt = f"{opener}\n{excerpt}"  # the excerpt starts inside a code block
+    return excerpt, lo > 0, cut_after
+
+
+def _whole_lines(markdown: str, start: int, size: int) -> str:
+    end = markdown.find("\n", start + size)
+    return markdown[start:] if end == -1 else markdown[start:end]
+
+
+def _fenced_spans(markdown: str) -> list[tuple[int, int, str]]:
+    """(start, end, opening line) of each fenced code block, as ``plain_segments`` reads
+    fences."""
+    spans: list[tuple[int, int, str]] = []
+    fence: str | None = None
+    opened, opener, pos = 0, "", 0
+    for line in markdown.split("\n"):
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence, opened, opener = m.group(1), pos, line
+        elif fence is not None and m and _closes(line, m, fence):
+            spans.append((opened, pos + len(line), opener))
+            fence = None
+        pos += len(line) + 1
+    if fence is not None:
+        spans.append((opened, len(markdown), opener))
+    return spans
+
+
+def _closes(line: str, m: re.Match, fence: str) -> bool:
+    marker = m.group(1)
+    return marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):].strip()
+
+
+def _inside(spans: list[tuple[int, int, str]], starts: list[int], at: int) -> bool:
+    k = bisect.bisect_right(starts, at) - 1
+    return k >= 0 and spans[k][0] < at < spans[k][1]
+
+
+def _open_fence_at(spans: list[tuple[int, int, str]], at: int) -> str | None:
+    """The opening line of the code block that ``at`` (a line start) is inside, if any."""
+    for start, end, opener in spans:
+        if start < at < end:
+            return opener
+    return None
 
 
 def _matched_words(
