@@ -239,7 +239,7 @@ class _BuildHelper:
 
 def _serve_build() -> None:
     """The helper process of ``_BuildHelper``: Markdown files parsed while the sources load,
-    then the index's analysis requests (``index._AnalysisServer``)."""
+    then the index's analysis requests (``index_write._AnalysisServer``)."""
     from .helper import serve
     from .index_write import _AnalysisServer
 
