@@ -144,3 +144,9 @@ def test_a_cut_inside_a_long_code_block_keeps_it_code():
 def _terms_of_stems(word: str) -> list[str]:
     w = word.lower()
     return [{"rotate": "rotat", "key": "kei"}.get(w, w)]
+
+
+def test_a_long_section_without_any_query_term_gives_its_opening():
+    text = "First words of the page.\n\n" + FILLER * 80
+    snippet = make_snippet(text, {"absent"}, _terms_of)
+    assert snippet.startswith("First words of the page.") and snippet.endswith(" …")

@@ -123,13 +123,21 @@ def make_snippet(
     """
     wanted = set(query_terms)
     if len(markdown) > EXCERPT_FROM:
-        excerpt, cut_before, cut_after = _excerpt(markdown, _probes(wanted), width)
-        snippet = _snippet(excerpt, wanted, terms_of, width, cut_before, cut_after)
-        # The raw text's matches may all sit in link targets or tags the reader never sees:
+        probes = _probes(wanted)
+        excerpt, cut_before, cut_after = _excerpt(markdown, probes, width)
+        # No query term anywhere in the raw text: the opening it is. Otherwise the raw
+        # text's matches may all sit in link targets or tags the reader never sees, and
         # then the whole section is searched after all.
+        needs_match = cut_before or (cut_after and _found_any(markdown, probes))
+        snippet = _snippet(excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match)
         if snippet is not None:
             return snippet
     return _snippet(markdown, wanted, terms_of, width) or ""
+
+
+def _found_any(markdown: str, probes: set[str]) -> bool:
+    lowered = markdown.lower()
+    return any(probe in lowered for probe in probes)
 
 
 def _snippet(
@@ -139,9 +147,10 @@ def _snippet(
     width: int,
     cut_before: bool = False,
     cut_after: bool = False,
+    needs_match: bool = False,
 ) -> str | None:
     """``make_snippet`` for ``markdown``, an excerpt when cut before or after it: None
-    when an excerpt holds no visible match."""
+    when ``needs_match`` and it holds no visible match."""
     segments = plain_segments(markdown)
     if not segments:
         return ""
@@ -154,7 +163,7 @@ def _snippet(
             code_spans.append((len(text), len(text) + len(seg.text)))
         text += seg.text
     words = _matched_words(text, wanted, terms_of, code_spans)
-    if not words and (cut_before or cut_after):
+    if not words and needs_match:
         return None
     start = _best_start(text, words, width) if words else 0
     end = _cut_end(text, start, width)
