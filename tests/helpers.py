@@ -48,3 +48,11 @@ def tree(directory: Path) -> dict[str, bytes]:
 def docwheel_cmd() -> list[str]:
     """The CLI as installed beside this interpreter."""
     return [sys.executable, "-m", "docwheel"]
+
+
+def child_processes() -> set[int]:
+    """Live children of this process (the helper must not outlive a build)."""
+    found: set[int] = set()
+    for task in Path("/proc/self/task").iterdir():
+        found.update(int(pid) for pid in (task / "children").read_text().split())
+    return found

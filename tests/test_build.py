@@ -17,7 +17,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, tree, write_config
+from helpers import FIXTURES, child_processes, tree, write_config
 from httpserver import HTTPTestServer
 
 import docwheel
@@ -618,10 +618,11 @@ def test_a_large_llms_full_file_is_streamed_into_the_same_index(
     assert summary and summary[0] in streamed_lines
 
 
+@pytest.mark.parametrize("helper", [False, True], ids=["one process", "with helper"])
 def test_a_streamed_file_with_no_pages_fails_and_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helper: bool
 ) -> None:
-    from docwheel import sources
+    from docwheel import build, sources
 
     (tmp_path / "llms-full.txt").write_text("# Title\n\ntext\n", encoding="utf-8")
     config = write_config(
@@ -630,9 +631,13 @@ def test_a_streamed_file_with_no_pages_fails_and_leaves_nothing(
         "    format: mintlify\n",
     )
     monkeypatch.setattr(sources, "STREAM_BYTES", 0)
+    if helper:
+        monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
+    before = child_processes()
     with pytest.raises(SourceError, match="format 'mintlify' found no pages"):
         build_from_file(config, tmp_path / "build" / "index")
     assert not (tmp_path / "build").exists()
+    assert child_processes() == before
 
 
 def test_a_large_fetched_llms_full_is_spooled_and_streamed_into_the_same_index(

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import FIXTURES, site_config, tree, write_config
+from helpers import FIXTURES, child_processes, site_config, tree, write_config
 from whoosh import index as whoosh_index
 
 from docwheel import index_write
@@ -152,14 +152,6 @@ def test_postings_spilled_to_disk_give_the_same_index_as_postings_held(
     assert len(whoosh_files(tmp_path / "held")) > 3
 
 
-def child_processes() -> set[int]:
-    """Live children of this process (the helper must not outlive a build)."""
-    found: set[int] = set()
-    for task in Path("/proc/self/task").iterdir():
-        found.update(int(pid) for pid in (task / "children").read_text().split())
-    return found
-
-
 # How many requests the helper may hold before the build process analyses a batch (or
 # encodes a chunk of terms) itself: 0, all here (the helper only counts); 1, whichever side
 # is free; 100, all in the helper once it is up.
@@ -216,26 +208,6 @@ def test_a_build_large_enough_for_the_helper_gives_the_same_index(
     monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
     build_from_file(config, tmp_path / "helper")
     assert tree(tmp_path / "helper") == tree(tmp_path / "here")
-
-
-def test_a_streamed_source_failing_in_a_helper_build_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from docwheel import build, sources
-
-    (tmp_path / "llms-full.txt").write_text("# Title\n\ntext\n", encoding="utf-8")
-    config = write_config(
-        tmp_path,
-        "name: t\nsources:\n  - name: local\n    kind: llms-full\n    path: llms-full.txt\n"
-        "    format: mintlify\n",
-    )
-    monkeypatch.setattr(sources, "STREAM_BYTES", 0)
-    monkeypatch.setattr(build, "HELPER_MIN_BYTES", 0)
-    before = child_processes()
-    with pytest.raises(SourceError, match="format 'mintlify' found no pages"):
-        build_from_file(config, tmp_path / "build" / "index")
-    assert not (tmp_path / "build").exists()
-    assert child_processes() == before
 
 
 # -- the build's helper process: Markdown parsed beside the build process -----------------

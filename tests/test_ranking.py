@@ -26,6 +26,19 @@ def docs(tmp_path_factory):
         yield index
 
 
+def markdown_site(tmp_path, pages: dict[str, str]):
+    """An index built from ``pages`` ({file name: Markdown}) as one markdown source."""
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, text in pages.items():
+        (site / name).write_text(text)
+    config = write_config(
+        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
+    )
+    build_from_file(config, tmp_path / "index")
+    return tmp_path / "index"
+
+
 def first_url(docs, query: str, **kwargs) -> str:
     result = docs.search(query, **kwargs)
     assert result.results, f"no results for {query!r}"
@@ -171,30 +184,22 @@ def test_a_typo_that_keeps_the_stemmer_from_cutting_the_suffix_is_corrected_by_t
 
 
 def test_search_corrects_a_typo_in_a_suffix_and_says_so(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "elicitation.md").write_text("# Elicitation\n\nAsk the user for input while a tool runs.\n")
-    (site / "sampling.md").write_text("# Sampling\n\nAsk the client's model for a completion.\n")
-    config = write_config(
-        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
-    )
-    build_from_file(config, tmp_path / "index")
-    with docwheel.open_index(tmp_path / "index") as index:
+    pages = {
+        "elicitation.md": "# Elicitation\n\nAsk the user for input while a tool runs.\n",
+        "sampling.md": "# Sampling\n\nAsk the client's model for a completion.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
         result = index.search("elicitaton ask")
         assert result.results[0].title == "Elicitation"
         assert result.warnings == ("searched for 'elicit' instead of 'elicitaton'",)
 
 
 def test_a_name_written_with_backslash_escapes_is_found_by_the_name(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "config.md").write_text("# Setup\n\nOpen claude\\_desktop\\_config.json and add the server.\n")
-    (site / "other.md").write_text("# Other\n\nA page about the desktop app and its server.\n")
-    config = write_config(
-        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
-    )
-    build_from_file(config, tmp_path / "index")
-    with docwheel.open_index(tmp_path / "index") as index:
+    pages = {
+        "config.md": "# Setup\n\nOpen claude\\_desktop\\_config.json and add the server.\n",
+        "other.md": "# Other\n\nA page about the desktop app and its server.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
         hit = index.search("claude_desktop_config.json").results[0]
         assert hit.title == "Setup" and "claude_desktop_config.json" in hit.snippet
         assert index.search('"desktop config"').results[0].title == "Setup"
@@ -271,20 +276,12 @@ def test_field_filter_excludes_pages_without_the_word_in_that_field(docs):
 
 
 def test_words_standing_together_rank_above_the_same_words_apart(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "apart.md").write_text(
-        "# Apart\n\nThe cache is cold after a restart, and the cache fills slowly. "
-        "Later, when you warm the oven, wait.\n"
-    )
-    (site / "together.md").write_text(
-        "# Together\n\nWhen the oven is cold, the stores start empty: warm cache entries after a restart.\n"
-    )
-    config = write_config(
-        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
-    )
-    build_from_file(config, tmp_path / "index")
-    with docwheel.open_index(tmp_path / "index") as index:
+    pages = {
+        "apart.md": "# Apart\n\nThe cache is cold after a restart, and the cache fills slowly. "
+            "Later, when you warm the oven, wait.\n",
+        "together.md": "# Together\n\nWhen the oven is cold, the stores start empty: warm cache entries after a restart.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
         result = index.search("warm cache", explain=True)
         assert [h.title for h in result.results] == ["Together", "Apart"]
         assert list(result.results[0].explain["pairs"]) == ["warm cach"]
@@ -294,20 +291,12 @@ def test_words_standing_together_rank_above_the_same_words_apart(tmp_path):
 
 
 def test_numbers_inside_a_typed_name_do_not_match_on_their_own(tmp_path):
-    site = tmp_path / "site"
-    site.mkdir()
-    (site / "localization.md").write_text(
-        "# Languages\n\nTurn on i18n for the site, then list the locales editors can pick.\n"
-    )
-    (site / "runtime.md").write_text(
-        "# Runtime\n\nNode 18 or later is required: date locales come from the Intl data "
-        "of Node 18. Node 18 ships full locales; older locales data is partial.\n"
-    )
-    config = write_config(
-        tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
-    )
-    build_from_file(config, tmp_path / "index")
-    with docwheel.open_index(tmp_path / "index") as index:
+    pages = {
+        "localization.md": "# Languages\n\nTurn on i18n for the site, then list the locales editors can pick.\n",
+        "runtime.md": "# Runtime\n\nNode 18 or later is required: date locales come from the Intl data "
+            "of Node 18. Node 18 ships full locales; older locales data is partial.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
         result = index.search("i18n locales", explain=True)
         assert [h.title for h in result.results] == ["Languages", "Runtime"]
         assert result.results[0].explain["terms"] == ["i18n", "local"]
