@@ -123,21 +123,15 @@ def make_snippet(
     """
     wanted = set(query_terms)
     if len(markdown) > EXCERPT_FROM:
-        probes = _probes(wanted)
-        excerpt, cut_before, cut_after = _excerpt(markdown, probes, width)
+        excerpt, cut_before, cut_after, found = _excerpt(markdown, _probes(wanted), width)
         # No query term anywhere in the raw text: the opening it is. Otherwise the raw
         # text's matches may all sit in link targets or tags the reader never sees, and
         # then the whole section is searched after all.
-        needs_match = cut_before or (cut_after and _found_any(markdown, probes))
+        needs_match = found and (cut_before or cut_after)
         snippet = _snippet(excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match)
         if snippet is not None:
             return snippet
     return _snippet(markdown, wanted, terms_of, width) or ""
-
-
-def _found_any(markdown: str, probes: set[str]) -> bool:
-    lowered = markdown.lower()
-    return any(probe in lowered for probe in probes)
 
 
 def _snippet(
@@ -179,25 +173,18 @@ def _probes(wanted: set[str]) -> set[str]:
     return {t[:-1] if t.endswith("i") and len(t) > 2 else t for t in wanted if t}
 
 
-def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bool]:
-    """The whole lines of a long section around its likeliest passage, and whether text
-    was cut before and after it.
+def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bool, bool]:
+    """The whole lines of a long section around its likeliest passage, whether text was
+    cut before and after it, and whether any query term occurs in the raw text at all.
 
     Stripping markup from and analysing every word of a long section made snippets most
     of a search's time (a spec page is tens of kilobytes). The passage is found on the raw
     text the way ``_best_start`` finds it on the plain text (most distinct query terms
     within a window, code counting half), then only its surroundings are processed."""
-    lowered = markdown.lower()
-    hits: list[tuple[int, str]] = []
-    for probe in probes:
-        at = lowered.find(probe)
-        while at != -1 and len(hits) < _MAX_PROBE_HITS:
-            hits.append((at, probe))
-            at = lowered.find(probe, at + len(probe))
+    hits = sorted(_probe_hits(markdown.lower(), probes))
     if not hits:
         opening = _whole_lines(markdown, 0, EXCERPT_REACH)
-        return opening, False, len(opening) < len(markdown)
-    hits.sort()
+        return opening, False, len(opening) < len(markdown), False
     fences = _fenced_spans(markdown)
     fence_starts = [start for start, _end, _opener in fences]
     weights = [0.5 if _inside(fences, fence_starts, at) else 1.0 for at, _probe in hits]
@@ -221,7 +208,18 @@ def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bo
     opener = _open_fence_at(fences, lo)
     if opener is not None:
         excerpt = f"{opener}\n{excerpt}"  # the excerpt starts inside a code block
-    return excerpt, lo > 0, cut_after
+    return excerpt, lo > 0, cut_after, True
+
+
+def _probe_hits(lowered: str, probes: set[str]) -> list[tuple[int, str]]:
+    """Where each probe occurs in ``lowered`` (at most ``_MAX_PROBE_HITS`` in all)."""
+    hits: list[tuple[int, str]] = []
+    for probe in probes:
+        at = lowered.find(probe)
+        while at != -1 and len(hits) < _MAX_PROBE_HITS:
+            hits.append((at, probe))
+            at = lowered.find(probe, at + len(probe))
+    return hits
 
 
 def _whole_lines(markdown: str, start: int, size: int) -> str:
@@ -275,17 +273,9 @@ def _matched_words(
     """Every word of ``text`` that yields a query term: (start, end, term, in code).
 
     Analysing every word of a long section is what makes snippets slow, so only words that
-    contain a query term as plain text are analysed: a stem is a prefix of the words it
-    comes from, except that Porter turns a final "y" into "i" (key -> kei).
+    contain a query term as plain text (``_probes``) are analysed.
     """
-    lowered = text.lower()
-    probes = {t[:-1] if t.endswith("i") and len(t) > 2 else t for t in wanted if t}
-    starts: set[int] = set()
-    for probe in probes:
-        at = lowered.find(probe)
-        while at != -1 and len(starts) < _MAX_PROBE_HITS:
-            starts.add(_word_start(text, at))
-            at = lowered.find(probe, at + len(probe))
+    starts = {_word_start(text, at) for at, _probe in _probe_hits(text.lower(), _probes(wanted))}
     found: list[tuple[int, int, str, bool]] = []
     cache: dict[str, str | None] = {}
     code_starts = [lo for lo, _hi in code_spans]
