@@ -27,7 +27,7 @@ import docwheel
 
 pytestmark = pytest.mark.slow
 
-PROJECT_FILES = ("pyproject.toml", "build_index.py", "README.md", "LICENSE", "docwheel.yaml")
+PROJECT_FILES = ("pyproject.toml", "build_index.py", "README.md", "LICENSE")
 PROJECT_DIRS = ("src", "docs")
 SITE = FIXTURES / "site"
 LLMS_FULL = FIXTURES / "llms" / "llms-full.txt"
@@ -317,7 +317,7 @@ def test_wheel_built_from_the_sdist_bundles_the_default_docs(tmp_path: Path) -> 
     with tarfile.open(sdist) as tf:
         members = {m.name.split("/", 1)[1] for m in tf.getmembers() if "/" in m.name}
     docs = sorted(p.relative_to(REPO / "docs").as_posix() for p in (REPO / "docs").rglob("*.md"))
-    assert {"build_index.py", "docwheel.yaml", "pyproject.toml", "src/docwheel/build.py"} <= members
+    assert {"build_index.py", "docs/docwheel.yaml", "pyproject.toml", "src/docwheel/build.py"} <= members
     assert {f"docs/{d}" for d in docs} <= members
     assert not any(m.startswith("src/docwheel/_index") for m in members)
 
@@ -326,7 +326,7 @@ def test_wheel_built_from_the_sdist_bundles_the_default_docs(tmp_path: Path) -> 
     assert manifest["name"] == "docwheel-docs"
     assert manifest["version"] == VERSION
     (source,) = manifest["sources"]
-    assert (source["name"], source["kind"], source["path"]) == ("docs", "markdown", "docs")
+    assert (source["name"], source["kind"], source["path"]) == ("docs", "markdown", ".")
     assert source["pages"] == manifest["pages"] == len(docs)
     assert source["sha256"] == listing_sha256(
         [((REPO / "docs" / d).read_bytes(), d) for d in docs]
