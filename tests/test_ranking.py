@@ -7,6 +7,7 @@ import pytest
 
 import docwheel
 from docwheel.build import build_from_file
+from docwheel.index import pair_terms
 from docwheel.ranking import ImpactIndex, best_per_page, impacts, is_changelog
 from docwheel.spelling import Speller, edit_distance, one_edit
 
@@ -324,3 +325,41 @@ def test_best_per_page_matches_a_full_sort_on_large_inputs_with_ties():
                         break
                 total = len(set(pages[hits].tolist())) if per_page else len(hits)
                 assert best_per_page(scores, pages, limit, per_page=per_page) == (expected, total)
+
+
+def test_a_page_description_outweighs_prose_though_most_sections_have_none(tmp_path):
+    # Field lengths are compared with the average over the sections that have the field:
+    # counted over every section, a description looks ten times longer than it is.
+    filler = "Plain steps follow here with nothing special in them at all. " * 3
+    sections = "".join(f"\n## Part {n}\n\n{filler}\n" for n in range(9))
+    pages = {
+        f"guide{n}.md": f"---\ntitle: Guide {n}\ndescription: How the guide number {n} is laid out\n---\n"
+        f"\n{filler}\n{sections}"
+        for n in range(4)
+    }
+    pages["described.md"] = (
+        "---\ntitle: Described\ndescription: Keeping the zebra index fresh between builds\n---\n"
+        f"\n{filler}\n{sections}"
+    )
+    pages["mentioned.md"] = (
+        "---\ntitle: Mentioned\ndescription: How the other pages are laid out\n---\n"
+        f"\nPlain steps follow here with zebra in them, nothing special at all. {filler}\n{sections}"
+    )
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        assert [h.title for h in index.search("zebra").results] == ["Described", "Mentioned"]
+
+
+def test_words_either_side_of_a_clause_break_are_not_a_pair(tmp_path):
+    pages = {
+        "table.md": "# Table\n\n| Setting | Meaning |\n|---|---|\n| cold | oven warm |\n| cache | entries |\n",
+        "sentence.md": "# Sentence\n\nLet the oven get warm. Cache entries fill slowly; warm again.\n",
+        "phrase.md": "# Phrase\n\nA warm cache answers fast.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        result = index.search("warm cache", explain=True)
+        pairs = {h.title: list(h.explain["pairs"]) for h in result.results}
+        assert pairs == {"Phrase": ["warm cach"], "Table": [], "Sentence": []}
+        assert result.results[0].title == "Phrase"
+    # A query is paired by the same rule.
+    assert pair_terms("warm cache") == ["warm cach"]
+    assert pair_terms("warm; cache") == pair_terms("warm. Cache") == []

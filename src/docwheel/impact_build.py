@@ -249,7 +249,11 @@ def _keys(term: str) -> tuple[int, int]:
 
 
 def _average(lengths: np.ndarray, count: int) -> float:
-    return int(lengths.sum()) / count if count else 0.0
+    """A field's average length over the sections (or pages) that have it, as Lucene's
+    BM25 takes it: a page description or a code block is not shorter on average because
+    most sections have none."""
+    having = int(np.count_nonzero(lengths))
+    return int(lengths.sum()) / having if having else 0.0
 
 
 def _starts(*columns: np.ndarray) -> np.ndarray:

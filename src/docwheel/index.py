@@ -164,22 +164,28 @@ def make_schema() -> fields.Schema:
 
 def pair_terms(text: str) -> list[str]:
     """The word pairs of ``text``: each word stands for its last term (an identifier's
-    whole name, a plain word's stem), stop words are skipped, and neighbours are paired.
-    Query and index use this one function, so pairs built from identifier parts (which
-    would double-count the identifier) never occur on either side."""
-    heads = [terms[-1] for terms in map(_word_terms, TOKEN_RE.findall(text)) if terms]
+    whole name, a plain word's stem), stop words are skipped, and neighbours are paired
+    within a clause (``CLAUSE_BREAK``). Query and index pair words by the same rules, so
+    pairs built from identifier parts (which would double-count the identifier) never occur
+    on either side."""
+    heads: list[str | None] = []
+    for word in WORD_OR_BREAK_RE.findall(text):
+        terms = _word_terms(word) if word else (None,)
+        if terms:
+            heads.append(terms[-1])
     return list(adjacent_pairs(heads))
 
 
-def adjacent_pairs(terms: Iterable[str]) -> Iterator[str]:
-    """Terms that follow each other (stop words skipped), as one pair term each.
+def adjacent_pairs(terms: Iterable[str | None]) -> Iterator[str]:
+    """Terms that follow each other (stop words skipped), as one pair term each; ``None``
+    marks a clause break, which no pair spans.
 
     Pairs are indexed like words, so a query's own neighbouring words score a bonus where
     they stand together in a section: the phrase and proximity signal, precomputed.
     """
     previous = None
     for term in terms:
-        if previous is not None and previous != term:
+        if term is not None and previous is not None and previous != term:
             yield f"{previous}{PAIR_JOINER}{term}"
         previous = term
 
@@ -225,6 +231,13 @@ def is_plain(text: str) -> bool:
 
 _WORD_ANALYZER = make_analyzer()
 TOKEN_RE = re.compile(TOKEN_PATTERN)
+# Where neighbouring words stop being a phrase, for word pairs: the end of a sentence or
+# clause (. ; : ! ? before a space), a table cell, and a new line that starts a list item,
+# quote, heading or paragraph. "environment; dependencies" is not the phrase "environment
+# dependencies", and a table row's cells are not one sentence.
+CLAUSE_BREAK = r"[.;:!?](?=\s|$)|\||\n[ \t]*(?:[-*+>#]|\d+[.)]\s|\n)"
+# Words (the group) and clause breaks (an empty match of the group), in text order.
+WORD_OR_BREAK_RE = re.compile(f"({TOKEN_PATTERN})|(?:{CLAUSE_BREAK})")
 # Query terms that ask for changes, so changelogs keep their full score.
 CHANGE_TERMS = frozenset(t.text for t in _WORD_ANALYZER(" ".join(CHANGE_WORDS)))
 

@@ -43,6 +43,7 @@ from .index import (
     SEARCH_FIELDS,
     SECTION_RANKING,
     TOKEN_RE,
+    WORD_OR_BREAK_RE,
     adjacent_pairs,
     make_analyzer,
     make_schema,
@@ -467,12 +468,15 @@ class _FieldAnalyser:
 
     def analyse(self, text: str, pairs: bool) -> Analysed:
         positions: dict[str, list[int]] = {}
-        heads: list[str] = []
+        heads: list[str | None] = []
         head = heads.append
         known = self._cache.get
         find = positions.get
         base = 0
-        for word in TOKEN_RE.findall(text):
+        for word in (WORD_OR_BREAK_RE if pairs else TOKEN_RE).findall(text):
+            if not word:  # a clause break: no pair spans it
+                head(None)
+                continue
             got = known(word)
             terms, width = got if got is not None else self._word(word)
             for offset, term in terms:
