@@ -11,6 +11,7 @@ Reading, the schema and the analyzer live in ``index``; only these two modules i
 from __future__ import annotations
 
 from array import array
+import contextlib
 import heapq
 import marshal
 import operator
@@ -133,7 +134,16 @@ def write_index(
                 writer.cancel()
                 postings.cleanup()
                 raise
-            writer.commit(optimize=True)
+            try:
+                writer.commit(optimize=True)
+            except BaseException:
+                # Whoosh leaves a segment's files open when writing them fails (a helper
+                # that died, a full disk); they would stay open until garbage collection.
+                if not writer.is_closed:
+                    with contextlib.suppress(Exception):
+                        writer.cancel()
+                postings.cleanup()
+                raise
             postings.cleanup()
             analysis.finish_writing(directory)
         with open(directory / CHANGELOG_FILE, "wb") as f:

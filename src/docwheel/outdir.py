@@ -47,11 +47,15 @@ def replacing(out: Path) -> Iterator[Path]:
         if out.exists():
             shutil.rmtree(out)
         scratch.rename(out)
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(scratch, ignore_errors=True)
         for folder in made:
             try:
                 folder.rmdir()
             except OSError:
                 break
+        if isinstance(exc, OSError):
+            # A full disk or a lost permission: one line naming the output, also where only
+            # docwheel's own errors are reported (the build hook), never a traceback.
+            raise BuildError(f"could not write {out}: {exc}") from exc
         raise
