@@ -363,3 +363,17 @@ def test_words_either_side_of_a_clause_break_are_not_a_pair(tmp_path):
     # A query is paired by the same rule.
     assert pair_terms("warm cache") == ["warm cach"]
     assert pair_terms("warm; cache") == pair_terms("warm. Cache") == []
+
+
+def test_inflected_words_find_each_other_and_unrelated_words_do_not(tmp_path):
+    pages = {
+        "stubs.md": "# Stubs\n\nStub the method, then run the suite once more.\n",
+        "codegen.md": "# Codegen\n\nGenerate the client from the schema.\n",
+        "defaults.md": "# Defaults\n\nThe general settings apply to every project.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        for query in ("stubbing", "running"):  # found by the stem, not as a typo
+            result = index.search(query)
+            assert ([h.title for h in result.results], list(result.warnings)) == (["Stubs"], [])
+        assert [h.title for h in index.search("generated").results] == ["Codegen"]
+        assert [h.title for h in index.search("generally").results] == ["Defaults"]

@@ -27,7 +27,7 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
-from whoosh.lang.porter import stem as porter_stem
+from whoosh.lang import stemmer_for_language
 
 from .errors import IndexLoadError, QueryError, SemanticFilesError
 from .fusion import SEMANTIC_CANDIDATES, SEMANTIC_WEIGHT, Fused, fuse
@@ -95,6 +95,13 @@ class StopWords(Filter):
                 yield token
 
 
+# English stemming by the Snowball rules (Porter2). Whoosh's default Porter stemmer leaves
+# doubled consonants ("stubbing" -> stubb, "running" -> runn: not "stub", "run") and folds
+# unrelated words together ("general", "generic" and "generate" -> gener).
+STEM_LANGUAGE = "en"
+stem = stemmer_for_language(STEM_LANGUAGE)
+
+
 def make_analyzer():
     """Tokenizer chain for prose and code: identifiers split into parts, stemmed English."""
     return (
@@ -102,7 +109,7 @@ def make_analyzer():
         | IdentifierFilter()
         | LowercaseFilter()
         | StopWords(STOP_WORDS)
-        | StemFilter()
+        | StemFilter(lang=STEM_LANGUAGE)
     )
 
 
@@ -483,7 +490,7 @@ class WhooshIndex:
                     fixed = self._speller_for().suggest(term)
                     if fixed is None and len(word_terms) == 1:
                         fixed = self._speller_for().suggest_word(
-                            word.strip(_EDGE_PUNCTUATION), porter_stem
+                            word.strip(_EDGE_PUNCTUATION), stem
                         )
                 if fixed:
                     fixes.append(fixed)

@@ -169,7 +169,7 @@ def _snippet(
 
 def _probes(wanted: set[str]) -> set[str]:
     """Plain-text stand-ins for the query terms: a stem is a prefix of the words it comes
-    from, except that Porter turns a final "y" into "i" (key -> kei)."""
+    from, except that the stemmer turns a final "y" into "i" (happy -> happi)."""
     return {t[:-1] if t.endswith("i") and len(t) > 2 else t for t in wanted if t}
 
 
