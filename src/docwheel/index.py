@@ -99,7 +99,7 @@ class StopWords(Filter):
 # doubled consonants ("stubbing" -> stubb, "running" -> runn: not "stub", "run") and folds
 # unrelated words together ("general", "generic" and "generate" -> gener).
 STEM_LANGUAGE = "en"
-stem = stemmer_for_language(STEM_LANGUAGE)
+_stem = stemmer_for_language(STEM_LANGUAGE)
 
 
 def make_analyzer():
@@ -490,7 +490,7 @@ class WhooshIndex:
                     fixed = self._speller_for().suggest(term)
                     if fixed is None and len(word_terms) == 1:
                         fixed = self._speller_for().suggest_word(
-                            word.strip(_EDGE_PUNCTUATION), stem
+                            word.strip(_EDGE_PUNCTUATION), _stem
                         )
                 if fixed:
                     fixes.append(fixed)
