@@ -79,10 +79,22 @@ def test_newest_is_by_version_not_by_order_in_the_sources_file(tmp_path):
 def test_version_pins_another_version(versioned):
     with docwheel.open_index(versioned) as index:
         pinned = index.search("configure retries", version="1.4").results
-        everything = index.search("install", version="all", limit=10).results
     assert pinned[0].ref == "client@1.4:retries#configure-retries"
     assert {hit.version for hit in pinned} == {"1.4"}
-    assert {hit.version for hit in everything} == {"1.4", "2.0"}
+
+
+def test_all_versions_list_a_page_once_at_its_newest_version_naming_the_others(versioned):
+    with docwheel.open_index(versioned) as index:
+        everything = index.search("install", version="all", limit=10)
+        only_old = index.search("disable retries max_retries=0", version="all").results
+    assert [(hit.ref, hit.other_versions) for hit in everything.results] == [
+        ("client@2.0:install", ("client@1.4:install",))
+    ]
+    assert everything.total == 1
+    # A section found only in the old version is still found, and names the page's
+    # newer copy.
+    assert only_old[0].ref == "client@1.4:retries#disable-retries"
+    assert only_old[0].other_versions == ("client@2.0:retries",)
 
 
 def test_an_unknown_version_names_the_versions_there_are(versioned):

@@ -32,6 +32,7 @@ def markdown_site(tmp_path, pages: dict[str, str]):
     site = tmp_path / "site"
     site.mkdir()
     for name, text in pages.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text(text)
     config = write_config(
         tmp_path, f"name: t\nsources:\n  - name: s\n    kind: markdown\n    path: {site}\n"
@@ -377,3 +378,46 @@ def test_inflected_words_find_each_other_and_unrelated_words_do_not(tmp_path):
             assert ([h.title for h in result.results], list(result.warnings)) == (["Stubs"], [])
         assert [h.title for h in index.search("generated").results] == ["Codegen"]
         assert [h.title for h in index.search("generally").results] == ["Defaults"]
+
+
+def _versioned_site(tmp_path):
+    guide = "# Retries\n\nSet retries with `RetryPolicy(max=3)`; failed calls are sent again.\n"
+    old = "# Retries\n\nSet retries with `retry_count=3`: retries repeat failed calls.\n"
+    return markdown_site(tmp_path, {
+        "guide/retries.md": guide,
+        "v3/guide/retries.md": old,
+        "v2/guide/retries.md": old,
+        "v2/guide/backoff.md": "# Backoff\n\nRetries back off: retries wait longer each time.\n",
+        "guide/timeouts.md": "# Timeouts\n\nA call that times out is not retried unless retries are set.\n",
+    })
+
+
+def test_a_page_kept_in_old_versions_is_one_result_at_its_current_version(tmp_path):
+    with docwheel.open_index(_versioned_site(tmp_path)) as docs:
+        result = docs.search("retries", limit=10, explain=True)
+    refs = [hit.ref for hit in result.results]
+    # The old copies say "retries" more often, yet the current page comes first, once.
+    assert refs[0] == "s:guide/retries"
+    assert set(result.results[0].other_versions) == {"s:v3/guide/retries", "s:v2/guide/retries"}
+    assert not any(ref.startswith(("s:v2/guide/retries", "s:v3/")) for ref in refs)
+    assert result.total == len(refs) == 3
+    # A page found only in an old version is old too: below the current docs.
+    assert refs.index("s:v2/guide/backoff") > refs.index("s:guide/timeouts")
+    assert result.results[refs.index("s:v2/guide/backoff")].explain["old_version_factor"] == 0.6
+    assert result.results[0].explain["old_version_factor"] == 1.0
+
+
+def test_a_query_that_names_a_version_gets_that_versions_pages_at_full_weight(tmp_path):
+    with docwheel.open_index(_versioned_site(tmp_path)) as docs:
+        named = docs.search("retries in v2.x", limit=10, explain=True).results
+    assert named[0].ref.startswith("s:v2/guide/")
+    assert all(hit.explain["old_version_factor"] == 1.0 for hit in named)
+
+
+def test_sections_list_every_versions_copy(tmp_path):
+    with docwheel.open_index(_versioned_site(tmp_path)) as docs:
+        hits = docs.search("retries", limit=10, sections=True).results
+    refs = [hit.ref for hit in hits]
+    assert {"s:guide/retries", "s:v3/guide/retries", "s:v2/guide/retries"} <= set(refs)
+    assert refs[0] == "s:guide/retries"
+    assert all(hit.other_versions == () for hit in hits)

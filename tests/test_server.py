@@ -289,6 +289,26 @@ async def test_search_docs_text_is_a_readable_rendering_not_json(client):
 
 
 @pytest.mark.anyio
+async def test_search_docs_names_a_pages_other_versions_instead_of_repeating_it(tmp_path):
+    site = tmp_path / "site"
+    for folder in ("", "v2/"):
+        (site / folder / "guides").mkdir(parents=True)
+        (site / folder / "guides" / "keys.md").write_text(
+            "# Keys\n\nRotate signing keys with `acme keys rotate`.\n"
+        )
+    config = write_config(tmp_path, f"name: acme\nsources:\n  - name: site\n    kind: markdown\n    path: {site}\n")
+    build_from_file(config, tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as index:
+        async with Client(create_server(index)) as connected:
+            data = await call_ok(connected, "search_docs", {"query": "rotate signing keys"})
+            text = text_of(await connected.call_tool("search_docs", {"query": "rotate signing keys"}))
+    assert [hit["ref"] for hit in data["results"]] == ["site:guides/keys"]
+    assert data["results"][0]["other_versions"] == ["site:v2/guides/keys"]
+    assert data["total"] == 1
+    assert "other versions: site:v2/guides/keys" in text.splitlines()
+
+
+@pytest.mark.anyio
 async def test_search_docs_full_text_carries_the_section_text(client):
     data = await call_ok(client, "search_docs", {"query": "permission denied", "full_text": True})
     top = data["results"][0]

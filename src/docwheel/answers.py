@@ -61,11 +61,18 @@ class SearchHit(BaseModel):
     score: float
     text: str | None = Field(default=None, description="Full section text (full_text=true).")
     version: str | None = Field(default=None, description="Docs version (versioned sources).")
+    other_versions: list[str] = Field(
+        default_factory=list,
+        description="Refs of this page in other docs versions; read_doc opens them.",
+    )
 
     @model_serializer(mode="wrap")
     def _omit_absent_text(self, handler: SerializerFunctionWrapHandler) -> dict:
         # Without full_text a null `text` on every hit is noise in the model's context.
-        return _without_nulls(handler(self), "text", "version")
+        data = _without_nulls(handler(self), "text", "version")
+        if not data.get("other_versions"):
+            data.pop("other_versions", None)
+        return data
 
 
 def _without_nulls(data: dict, *keys: str) -> dict:
@@ -245,7 +252,8 @@ def _notes(warnings: Sequence[str]) -> str:
 def render_hit(hit: SearchHit, number: int) -> str:
     body = hit.text if hit.text is not None else hit.snippet
     title = heading(hit.title, hit.section) + (f" (version {hit.version})" if hit.version else "")
-    return f"[{number}] {title}\nurl: {hit.url}\nref: {hit.ref}\n{body.strip()}\n"
+    others = f"other versions: {', '.join(hit.other_versions)}\n" if hit.other_versions else ""
+    return f"[{number}] {title}\nurl: {hit.url}\nref: {hit.ref}\n{others}{body.strip()}\n"
 
 
 def render_search(result: SearchDocsResult, where: str) -> str:

@@ -22,7 +22,7 @@ from .versions import newest_first, version_key
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 12
+INDEX_FORMAT = 13
 MAX_LIMIT = 50
 SEARCH_MODES = ("hybrid", "lexical")
 
@@ -258,6 +258,7 @@ class DocIndex:
                 terms,
                 full_text,
                 self._explain(r.doc, outcome) if explain else None,
+                r.other_versions,
             )
             for r in outcome.hits
         )
@@ -265,7 +266,7 @@ class DocIndex:
         return SearchResult(query=query, total=total, results=hits, warnings=warnings)
 
     def _explain(self, doc: int, outcome: Outcome) -> dict:
-        lexical = self._wix.explain(doc, outcome.terms, outcome.pairs)
+        lexical = self._wix.explain(doc, outcome.terms, outcome.pairs, outcome.keep_old)
         if outcome.fused is None:
             return lexical
         return self._wix.explain_fused(doc, outcome.fused, lexical)
@@ -295,7 +296,13 @@ class DocIndex:
         return source
 
     def _hit(
-        self, doc: dict, score: float, terms: set[str], full_text: bool, explain: dict | None
+        self,
+        doc: dict,
+        score: float,
+        terms: set[str],
+        full_text: bool,
+        explain: dict | None,
+        other_versions: tuple[str, ...] = (),
     ) -> Hit:
         return Hit(
             ref=doc["ref"],
@@ -308,6 +315,7 @@ class DocIndex:
             text=doc["content"] if full_text else None,
             explain=explain,
             version=doc.get("version") or None,
+            other_versions=other_versions,
         )
 
     # -- reading -----------------------------------------------------------------------

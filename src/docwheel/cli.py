@@ -218,8 +218,9 @@ def _open(args: argparse.Namespace):
 
 
 def _present(data: dict) -> dict:
-    """A result as JSON: optional parts (a hit's text, a version) left out, not null."""
-    return {k: v for k, v in data.items() if v is not None}
+    """A result as JSON: optional parts (a hit's text, a version, other versions) left out,
+    not null or empty."""
+    return {k: v for k, v in data.items() if v is not None and not (k == "other_versions" and not v)}
 
 
 def _dump(data: object, out: TextIO) -> None:
@@ -249,6 +250,8 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
         print(f"note: {warning}", file=sys.stderr)
     for n, hit in enumerate(result.results, 1):
         out.write(f"{n}. {_heading(hit.title, hit.section)}\n   {hit.url}\n   ref: {hit.ref}\n")
+        if hit.other_versions:
+            out.write(f"   other versions: {', '.join(hit.other_versions)}\n")
         body = hit.text if args.full_text else hit.snippet
         if body:
             out.write("".join(f"   {line}\n" for line in body.splitlines()))
@@ -266,6 +269,7 @@ def _explanation(score: float, why: dict) -> list[str]:
         f"score {score:g} = (section {why['section_score']:g} x coverage {why['coverage']:g}"
         f" + {why['pair_weight']:g} x pairs {sum(why['pairs'].values()):g}"
         f" + {why['page_weight']:g} x page {why['page_score']:g}) x changelog {why['changelog_factor']:g}"
+        + (f" x old version {why['old_version_factor']:g}" if why.get("old_version_factor", 1) != 1 else "")
     ]
     hybrid = why.get("hybrid")
     if hybrid:

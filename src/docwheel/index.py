@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import gc
+import json
 import re
 import threading
 import warnings
@@ -34,6 +35,7 @@ from .fusion import SEMANTIC_CANDIDATES, SEMANTIC_WEIGHT, Fused, fuse
 from .ranking import (
     CHANGE_WORDS,
     CHANGELOG_FACTOR,
+    OLD_VERSION_FACTOR,
     FieldWeight,
     ImpactIndex,
     best_per_page,
@@ -42,6 +44,7 @@ from .ranking import (
 )
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
 from .spelling import Speller
+from .versions import names_version
 from .words import TOKEN_PATTERN, split_identifier, without_number_parts
 
 INDEX_NAME = "docwheel"
@@ -128,6 +131,11 @@ SEARCH_FIELDS = tuple(FIELD_BOOSTS)
 MAX_QUERY_WORDS = 64
 SECTION_RANKING, PAGE_RANKING = "rank", "page"
 CHANGELOG_FILE = "page_changelog.npy"
+# Versioned copies of a page (versions.page_copies): per page, its family (the copies share
+# one number) and whether it is an old version; and the version names found in paths.
+COPIES_FAMILY_FILE = "page_family.npy"
+COPIES_OLD_FILE = "page_old.npy"
+VERSION_LABELS_FILE = "version_labels.json"
 # How much a section's page counts beside the section itself, and how strongly a section
 # that matches only part of the query is held back (score x matched share ** power). Both
 # chosen on the dev queries as one setting for all corpora.
@@ -207,6 +215,7 @@ class RawHit:
     fields: dict
     score: float
     doc: int = -1
+    other_versions: tuple[str, ...] = ()  # page refs of the same page in other versions
 
 
 @dataclass(frozen=True)
@@ -217,6 +226,7 @@ class Outcome:
     warnings: list[str]
     pairs: list[str] = field(default_factory=list)  # neighbouring query terms (adjacent_pairs)
     fused: Fused | None = None  # both signals, when meaning was mixed in
+    keep_old: bool = False  # the query names a version: old copies keep their full score
 
 
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
@@ -303,7 +313,14 @@ class WhooshIndex:
             self._page_impacts = ImpactIndex.load(directory, PAGE_RANKING)
             changelog_pages = np.load(directory / CHANGELOG_FILE, allow_pickle=False)
             self._changelog = changelog_pages[self._impacts.pages]  # per section
-        except (OSError, ValueError, KeyError) as exc:
+            self._page_family = np.load(directory / COPIES_FAMILY_FILE, allow_pickle=False)
+            self._family = self._page_family[self._impacts.pages]  # per section
+            self._has_copies = bool(np.any(self._page_family != np.arange(len(self._page_family))))
+            self._old = np.load(directory / COPIES_OLD_FILE, allow_pickle=False)[self._impacts.pages]
+            self._version_labels = [
+                str(label) for label in json.loads((directory / VERSION_LABELS_FILE).read_text(encoding="utf-8"))
+            ]
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
             self._ix.close()
             raise IndexLoadError(
                 f"{directory}: the ranking data cannot be read ({exc}); "
@@ -441,6 +458,9 @@ class WhooshIndex:
             terms = self._query_terms(q)
             matching = self._matches(q)
         terms = list(dict.fromkeys(terms))
+        keep_old = names_version(text, self._version_labels)
+        # One result per page, and a page's copies in other versions count as that page.
+        groups = self._family if per_page else self._impacts.pages
         fused = None
         if semantic and matching is None and self.has_semantic:
             # Plain words only: operator queries say exactly what must match.
@@ -451,26 +471,45 @@ class WhooshIndex:
                 weight=self.semantic_weight,
                 candidates=self.semantic_candidates,
             )
-            scores = self._demote_changelogs(fused.scores, terms)
+            scores = fused.scores * self._factors(None, terms, keep_old)
         elif matching is None and scope is None:
             # The common case stays sparse: no whole-index arrays at all.
-            hit, part = self._sparse_score(terms, pairs)
-            chosen, total = best_per_page_of(hit, part, self._impacts.pages, limit, per_page=per_page)
-            return Outcome(self._hits(chosen), total, terms, warnings, pairs, fused)
+            hit, part = self._sparse_score(terms, pairs, keep_old=keep_old)
+            chosen, total = best_per_page_of(hit, part, groups, limit, per_page=per_page)
+            hits = self._hits(chosen, per_page)
+            return Outcome(hits, total, terms, warnings, pairs, fused, keep_old)
         else:
-            scores = self._score(terms, pairs)
+            scores = self._score(terms, pairs, keep_old=keep_old)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
             scores = np.where(matching, scores + MATCH_FLOOR, 0.0)
         if scope is not None:
             scores = np.where(self._scope_mask(scope), scores, 0.0)
-        chosen, total = best_per_page(scores, self._impacts.pages, limit, per_page=per_page)
-        return Outcome(self._hits(chosen), total, terms, warnings, pairs, fused)
+        chosen, total = best_per_page(scores, groups, limit, per_page=per_page)
+        return Outcome(self._hits(chosen, per_page), total, terms, warnings, pairs, fused, keep_old)
 
-    def _hits(self, chosen: list[tuple[int, float]]) -> list[RawHit]:
+    def _hits(self, chosen: list[tuple[int, float]], per_page: bool) -> list[RawHit]:
         searcher = self._searcher()
-        return [RawHit(dict(searcher.stored_fields(doc)), score, doc) for doc, score in chosen]
+        return [
+            RawHit(
+                dict(searcher.stored_fields(doc)),
+                score,
+                doc,
+                self._other_versions(doc, searcher) if per_page and self._has_copies else (),
+            )
+            for doc, score in chosen
+        ]
+
+    def _other_versions(self, doc: int, searcher) -> tuple[str, ...]:
+        """Page refs of the other copies of section ``doc``'s page, current versions first."""
+        page = self._impacts.pages[doc]
+        copies = np.flatnonzero(self._page_family == self._page_family[page])
+        if copies.size < 2:
+            return ()
+        firsts = np.searchsorted(self._impacts.pages, copies[copies != page])
+        found = [(bool(self._old[first]), int(first)) for first in firsts]
+        return tuple(searcher.stored_fields(first)["page_ref"] for _, first in sorted(found))
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
         """The index terms of a plain query, unknown words replaced by their nearest known
@@ -506,15 +545,17 @@ class WhooshIndex:
             self._speller = Speller(self._impacts.words(), self._impacts.document_frequency)
         return self._speller
 
-    def _score(self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True) -> np.ndarray:
+    def _score(
+        self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True, keep_old: bool = False
+    ) -> np.ndarray:
         """Every section's score for plain query terms (0 for a section matching none)."""
-        hit, part = self._sparse_score(terms, pairs, demote)
+        hit, part = self._sparse_score(terms, pairs, demote, keep_old)
         out = np.zeros(self._impacts.n_docs, dtype=np.float64)
         out[hit] = part
         return out
 
     def _sparse_score(
-        self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True
+        self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True, keep_old: bool = False
     ) -> tuple[np.ndarray, np.ndarray]:
         """The sections matching any plain query term (ascending) and their scores (> 0).
 
@@ -540,20 +581,26 @@ class WhooshIndex:
             # A section is also judged by its page: words the question shares with the rest
             # of the page (its title, other sections) are evidence the page answers it.
             part = part + self.page_weight * page_scores[pages]
-        if demote and not CHANGE_TERMS.intersection(terms):
-            part = np.where(self._changelog[hit], part * CHANGELOG_FACTOR, part)
+        if demote:
+            part = part * self._factors(hit, terms, keep_old)
         return hit, part
 
-    def _demote_changelogs(self, scores: np.ndarray, terms: Sequence[str]) -> np.ndarray:
-        """Changelog sections count less unless the query asks for changes."""
-        if CHANGE_TERMS.intersection(terms):
-            return scores
-        return np.where(self._changelog, scores * CHANGELOG_FACTOR, scores)
+    def _factors(self, docs: np.ndarray | None, terms: Sequence[str], keep_old: bool) -> np.ndarray:
+        """What sections ``docs`` (None: every section) are demoted by: changelogs unless
+        the query asks for changes, old versions of a page unless it names a version."""
+        changelog = self._changelog if docs is None else self._changelog[docs]
+        old = self._old if docs is None else self._old[docs]
+        factors = np.ones(len(changelog))
+        if not CHANGE_TERMS.intersection(terms):
+            factors[changelog] *= CHANGELOG_FACTOR
+        if not keep_old:
+            factors[old] *= OLD_VERSION_FACTOR
+        return factors
 
     def explain_fused(self, doc: int, fused: Fused, lexical: dict) -> dict:
         """``explain`` for a hybrid score: the word part (``lexical``, explained as usual)
         and the meaning part, each on the 0..1 scale they are mixed on."""
-        changelog = lexical["changelog_factor"]
+        factor = lexical["changelog_factor"] * lexical["old_version_factor"]
         return {
             **lexical,
             "hybrid": {
@@ -561,15 +608,17 @@ class WhooshIndex:
                 "lexical": round(float(fused.lexical[doc]), 4),
                 "semantic": round(float(fused.semantic[doc]), 4),
                 "cosine": round(float(fused.cosine[doc]), 4),
-                "score": round(float(fused.scores[doc]) * changelog, 4),
+                "score": round(float(fused.scores[doc]) * factor, 4),
             },
         }
 
-    def explain(self, doc: int, terms: list[str], pairs: Sequence[str] = ()) -> dict:
+    def explain(
+        self, doc: int, terms: list[str], pairs: Sequence[str] = (), keep_old: bool = False
+    ) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
-        the page's share, and the coverage and changelog factors. The score is
-        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog``."""
+        the page's share, and the coverage, changelog and old-version factors. The score is
+        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog x old``."""
         reader = self._searcher().reader()
         n_docs = reader.doc_count_all()
         matched = {}
@@ -598,6 +647,7 @@ class WhooshIndex:
             covered = max(covered, sum(1 for part in page_parts if part))
         coverage = (covered / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
         changelog = bool(self._changelog[doc]) and not CHANGE_TERMS.intersection(terms)
+        old = bool(self._old[doc]) and not keep_old
         return {
             "terms": terms,
             "matched": matched,
@@ -608,6 +658,7 @@ class WhooshIndex:
             "page_score": round(page_score, 4),
             "page_weight": self.page_weight,
             "changelog_factor": CHANGELOG_FACTOR if changelog else 1.0,
+            "old_version_factor": OLD_VERSION_FACTOR if old else 1.0,
         }
 
     def _matches(self, q: query.Query, within: np.ndarray | None = None) -> np.ndarray:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from array import array
 import contextlib
 import heapq
+import json
 import marshal
 import operator
 import os
@@ -37,6 +38,9 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 from .impact_build import ImpactBuilder
 from .index import (
     CHANGELOG_FILE,
+    COPIES_FAMILY_FILE,
+    COPIES_OLD_FILE,
+    VERSION_LABELS_FILE,
     FIELD_WEIGHTS,
     INDEX_NAME,
     PAGE_RANKING,
@@ -50,6 +54,7 @@ from .index import (
     make_schema,
 )
 from .ranking import is_changelog
+from .versions import page_copies
 from .words import split_identifier
 
 if TYPE_CHECKING:
@@ -107,6 +112,7 @@ def write_index(
         postings = _TermPostings(writer._tempstorage.folder, POOL_MB * 1024 * 1024)
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
+        page_ids: list[tuple[str, str, str]] = []  # per dense page: source, version, path
         known_lengths = array("q")  # stored length of each section's text fields, in a row
         count = 0
         given = None if isinstance(helper, bool) else helper
@@ -116,6 +122,7 @@ def write_index(
                     if doc.order[0] not in page_numbers:
                         page_path = doc.page_ref.partition(":")[2]
                         changelogs.append(is_changelog(doc.page_title, page_path))
+                        page_ids.append((doc.source, doc.version, page_path))
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
                     texts = [getattr(doc, name) for name in SEARCH_FIELDS]
                     for done, (lengths, terms, stored) in analysis.put(page, texts, doc):
@@ -148,12 +155,24 @@ def write_index(
             analysis.finish_writing(directory)
         with open(directory / CHANGELOG_FILE, "wb") as f:
             np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
+        _write_copies(directory, page_ids)
         ix.close()
         # The lock file is only meaningful while writing; an index ships without it.
         (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
         return count
     finally:
         random.setstate(state)
+
+
+def _write_copies(directory: Path, page_ids: list[tuple[str, str, str]]) -> None:
+    """Which pages are versions of one another (``versions.page_copies``), per page."""
+    copies = page_copies(page_ids)
+    with open(directory / COPIES_FAMILY_FILE, "wb") as f:
+        np.save(f, np.array(copies.family, dtype=np.int32), allow_pickle=False)
+    with open(directory / COPIES_OLD_FILE, "wb") as f:
+        np.save(f, np.array(copies.old, dtype=bool), allow_pickle=False)
+    text = json.dumps(copies.labels, ensure_ascii=False)
+    (directory / VERSION_LABELS_FILE).write_text(text, encoding="utf-8")
 
 
 # Postings held in memory before a sorted run is spilled to disk (estimated): memory stays

@@ -63,6 +63,9 @@ class Hit:
     explain: dict | None = None
     # The docs version of a versioned source (``version:`` in the sources file).
     version: str | None = None
+    # Page refs of this page in other versions of the docs (a ``v2/`` copy, an older
+    # ``version:``), current versions first; they are not listed as results of their own.
+    other_versions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

