@@ -198,6 +198,29 @@ def test_corrupt_index_files_are_a_clear_error(index_dir, tmp_path):
         docwheel.open_index(copy)
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("page_family.npy", None, "index file page_family.npy is missing"),
+        ("page_old.npy", b"garbage", "the ranking data cannot be read"),
+        ("page_copies.json", b"{not json", "the ranking data cannot be read"),
+        ("page_copies.json", b'{"labels": 3, "refs": {}}', "the ranking data cannot be read"),
+        ("page_copies.json", b'{"labels": []}', "the ranking data cannot be read"),
+    ],
+)
+def test_missing_or_corrupt_version_copies_data_is_a_clear_error(
+    index_dir, tmp_path, name, content, message
+):
+    copy = tmp_path / "copies"
+    shutil.copytree(index_dir, copy)
+    if content is None:
+        (copy / name).unlink()
+    else:
+        (copy / name).write_bytes(content)
+    with pytest.raises(IndexLoadError, match=f"{message}.*rebuild the index"):
+        docwheel.open_index(copy)
+
+
 def test_index_opens_and_searches_read_only(index_dir, tmp_path):
     copy = tmp_path / "ro"
     shutil.copytree(index_dir, copy)

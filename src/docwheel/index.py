@@ -132,10 +132,11 @@ MAX_QUERY_WORDS = 64
 SECTION_RANKING, PAGE_RANKING = "rank", "page"
 CHANGELOG_FILE = "page_changelog.npy"
 # Versioned copies of a page (versions.page_copies): per page, its family (the copies share
-# one number) and whether it is an old version; and the version names found in paths.
+# one number) and whether it is an old version; and (JSON) the version names found and the
+# refs of the pages that have copies.
 COPIES_FAMILY_FILE = "page_family.npy"
 COPIES_OLD_FILE = "page_old.npy"
-VERSION_LABELS_FILE = "version_labels.json"
+COPIES_FILE = "page_copies.json"
 # How much a section's page counts beside the section itself, and how strongly a section
 # that matches only part of the query is held back (score x matched share ** power). Both
 # chosen on the dev queries as one setting for all corpora.
@@ -315,12 +316,11 @@ class WhooshIndex:
             self._changelog = changelog_pages[self._impacts.pages]  # per section
             self._page_family = np.load(directory / COPIES_FAMILY_FILE, allow_pickle=False)
             self._family = self._page_family[self._impacts.pages]  # per section
-            self._has_copies = bool(np.any(self._page_family != np.arange(len(self._page_family))))
             self._old = np.load(directory / COPIES_OLD_FILE, allow_pickle=False)[self._impacts.pages]
-            self._version_labels = [
-                str(label) for label in json.loads((directory / VERSION_LABELS_FILE).read_text(encoding="utf-8"))
-            ]
-        except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+            copies = json.loads((directory / COPIES_FILE).read_text(encoding="utf-8"))
+            self._version_labels = [str(label) for label in copies["labels"]]
+            self._copy_refs = {int(page): str(ref) for page, ref in copies["refs"].items()}
+        except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
             self._ix.close()
             raise IndexLoadError(
                 f"{directory}: the ranking data cannot be read ({exc}); "
@@ -496,20 +496,20 @@ class WhooshIndex:
                 dict(searcher.stored_fields(doc)),
                 score,
                 doc,
-                self._other_versions(doc, searcher) if per_page and self._has_copies else (),
+                self._other_versions(doc) if per_page else (),
             )
             for doc, score in chosen
         ]
 
-    def _other_versions(self, doc: int, searcher) -> tuple[str, ...]:
+    def _other_versions(self, doc: int) -> tuple[str, ...]:
         """Page refs of the other copies of section ``doc``'s page, current versions first."""
-        page = self._impacts.pages[doc]
-        copies = np.flatnonzero(self._page_family == self._page_family[page])
-        if copies.size < 2:
+        page = int(self._impacts.pages[doc])
+        if page not in self._copy_refs:
             return ()
-        firsts = np.searchsorted(self._impacts.pages, copies[copies != page])
-        found = [(bool(self._old[first]), int(first)) for first in firsts]
-        return tuple(searcher.stored_fields(first)["page_ref"] for _, first in sorted(found))
+        copies = np.flatnonzero(self._page_family == self._page_family[page])
+        firsts = np.searchsorted(self._impacts.pages, copies)
+        found = sorted((bool(self._old[first]), int(copy)) for copy, first in zip(copies, firsts) if copy != page)
+        return tuple(self._copy_refs[copy] for _, copy in found)
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
         """The index terms of a plain query, unknown words replaced by their nearest known

@@ -40,7 +40,7 @@ from .index import (
     CHANGELOG_FILE,
     COPIES_FAMILY_FILE,
     COPIES_OLD_FILE,
-    VERSION_LABELS_FILE,
+    COPIES_FILE,
     FIELD_WEIGHTS,
     INDEX_NAME,
     PAGE_RANKING,
@@ -113,6 +113,7 @@ def write_index(
         page_numbers: dict[int, int] = {}
         changelogs: list[bool] = []  # per dense page
         page_ids: list[tuple[str, str, str]] = []  # per dense page: source, version, path
+        page_refs: list[str] = []  # per dense page
         known_lengths = array("q")  # stored length of each section's text fields, in a row
         count = 0
         given = None if isinstance(helper, bool) else helper
@@ -123,6 +124,7 @@ def write_index(
                         page_path = doc.page_ref.partition(":")[2]
                         changelogs.append(is_changelog(doc.page_title, page_path))
                         page_ids.append((doc.source, doc.version, page_path))
+                        page_refs.append(doc.page_ref)
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
                     texts = [getattr(doc, name) for name in SEARCH_FIELDS]
                     for done, (lengths, terms, stored) in analysis.put(page, texts, doc):
@@ -155,7 +157,7 @@ def write_index(
             analysis.finish_writing(directory)
         with open(directory / CHANGELOG_FILE, "wb") as f:
             np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
-        _write_copies(directory, page_ids)
+        _write_copies(directory, page_ids, page_refs)
         ix.close()
         # The lock file is only meaningful while writing; an index ships without it.
         (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)
@@ -164,15 +166,21 @@ def write_index(
         random.setstate(state)
 
 
-def _write_copies(directory: Path, page_ids: list[tuple[str, str, str]]) -> None:
-    """Which pages are versions of one another (``versions.page_copies``), per page."""
+def _write_copies(
+    directory: Path, page_ids: list[tuple[str, str, str]], page_refs: list[str]
+) -> None:
+    """Which pages are versions of one another (``versions.page_copies``), per page; and
+    the refs of the pages that have copies, so a hit names its other versions without
+    reading their stored fields."""
     copies = page_copies(page_ids)
     with open(directory / COPIES_FAMILY_FILE, "wb") as f:
         np.save(f, np.array(copies.family, dtype=np.int32), allow_pickle=False)
     with open(directory / COPIES_OLD_FILE, "wb") as f:
         np.save(f, np.array(copies.old, dtype=bool), allow_pickle=False)
-    text = json.dumps(copies.labels, ensure_ascii=False)
-    (directory / VERSION_LABELS_FILE).write_text(text, encoding="utf-8")
+    sizes = Counter(copies.family)
+    refs = {page: ref for page, ref in enumerate(page_refs) if sizes[copies.family[page]] > 1}
+    text = json.dumps({"labels": copies.labels, "refs": refs}, ensure_ascii=False)
+    (directory / COPIES_FILE).write_text(text, encoding="utf-8")
 
 
 # Postings held in memory before a sorted run is spilled to disk (estimated): memory stays
