@@ -313,6 +313,22 @@ def test_split_code_separates_prose_from_fenced_code():
     assert code == "x = 1\n  y = 2"
 
 
+def test_prose_is_searched_as_the_page_shows_it_without_link_targets_or_tag_markup():
+    prose, _ = split_code(
+        "See [the middleware guide](/servers/middleware) and ![a diagram](img/flow.png).\n"
+        '#### `lifespan` <sup><a href="https://github.com/acme/x/blob/main/x_slim/y.py#L1" '
+        'target="_blank"><Icon icon="github" style="width: 14px" /></a></sup>\n'
+        '<ParamField body="dependencies" type="list[str]">Packages.</ParamField>\n'
+        "<Card title='Environment' href=\"/env\">Set it up.</Card> `<b>[kept](as/written)</b>`"
+    )
+    assert "See the middleware guide and a diagram." in prose
+    for hidden in ("/servers/middleware", "img/flow", "github", "x_slim", "_blank", "14px", "Icon", "ParamField", "href"):
+        assert hidden not in prose
+    assert "dependencies" in prose and "list[str]" in prose and "Packages." in prose
+    assert "Environment" in prose and "Set it up." in prose
+    assert "`<b>[kept](as/written)</b>`" in prose  # code spans stay as written
+
+
 def test_split_code_reads_backslash_escapes_in_prose_but_not_in_code():
     prose, code = split_code("Edit claude\\_desktop\\_config.json \\(once\\)\n```\nC:\\new\\_dir\n```")
     assert prose == "Edit claude_desktop_config.json (once)"

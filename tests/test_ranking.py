@@ -421,3 +421,16 @@ def test_sections_list_every_versions_copy(tmp_path):
     assert {"s:guide/retries", "s:v3/guide/retries", "s:v2/guide/retries"} <= set(refs)
     assert refs[0] == "s:guide/retries"
     assert all(hit.other_versions == () for hit in hits)
+
+
+def test_link_targets_and_tag_markup_are_not_searched_but_labels_are(tmp_path):
+    index = markdown_site(tmp_path, {
+        "guide.md": "# Guide\n\nRead [the next page](/servers/middleware) first. "
+        '<a href="https://github.com/acme/blob/main/slim/x.py" target="_blank">source</a>\n',
+        "tools.md": '# Tools\n\n<abbr title="dependency resolver">uv</abbr> installs packages.\n',
+    })
+    with docwheel.open_index(index) as docs:
+        assert docs.search("middleware").results == ()
+        assert docs.search("slim blob").results == ()
+        assert first_url(docs, "resolver") == "tools.md"
+        assert first_url(docs, "next page source") == "guide.md"

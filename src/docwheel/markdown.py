@@ -125,13 +125,67 @@ def _comment_end(lines: Sequence[str], closers: Sequence[int], start: int) -> in
 def split_code(text: str) -> tuple[str, str]:
     """Return (prose, code): the indexer weighs fenced code lower than the prose around it.
 
-    Backslash escapes in the prose are read as the characters they escape, so that
-    ``claude\\_desktop\\_config.json`` is indexed as the name it shows."""
+    The prose is what a reader sees (``visible_prose``). Backslash escapes in it are read as
+    the characters they escape, so that ``claude\\_desktop\\_config.json`` is indexed as the
+    name it shows."""
     lines = normalize_text(text).split("\n")
     kinds = classify_lines(lines)
     prose = [line for line, kind in zip(lines, kinds) if kind == PROSE]
     code = [line for line, kind in zip(lines, kinds) if kind == CODE]
-    return _ESCAPE.sub(r"\1", "\n".join(prose)).strip("\n"), "\n".join(code).strip("\n")
+    shown = "\n".join(map(visible_prose, prose))
+    return _ESCAPE.sub(r"\1", shown).strip("\n"), "\n".join(code).strip("\n")
+
+
+# Tag attributes a reader never sees as text: link targets, image sources, styling, icons.
+_HIDDEN_ATTRIBUTES = frozenset(
+    "href src srcset style class classname target rel icon icontype id key width height "
+    "color align size cols img".split()
+)
+_PATH_STARTS = ("/", "#", "./", "../")
+_ATTRIBUTE = re.compile(r"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{([^{}]*)\})""")
+
+
+def visible_prose(text: str) -> str:
+    """Prose as the page shows it, for searching: a link's or an image's text without its
+    target, and of an HTML or MDX tag only the attributes that label something
+    (``<Card title="Environment">``, ``<ParamField body="dependencies">``), not the tag's
+    name, links, styling or icons. Code spans are kept as written."""
+    if "<" not in text and "](" not in text and "][" not in text:
+        return text
+    if "`" not in text:
+        return _visible_markup(text)
+    parts: list[str] = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(text):
+        parts.append(_visible_markup(text[pos : m.start()]))
+        parts.append(m.group(0))
+        pos = m.end()
+    parts.append(_visible_markup(text[pos:]))
+    return "".join(parts)
+
+
+def _visible_markup(text: str) -> str:
+    if "](" in text or "][" in text:
+        text = _IMAGE.sub(r"\1", text)
+        text = _LINK.sub(r"\1", text)
+    if "<" in text:
+        text = _HTML_TAG.sub(_shown_attributes, text)
+    return text
+
+
+def _shown_attributes(tag: re.Match) -> str:
+    text = tag.group(0)
+    if "=" not in text:
+        return " "
+    shown = [
+        value
+        for name, quoted, single, braced in _ATTRIBUTE.findall(text)
+        if name.lower() not in _HIDDEN_ATTRIBUTES
+        and (value := quoted or single or braced)
+        and "://" not in value
+        and not value.startswith(_PATH_STARTS)
+    ]
+    return f" {' '.join(shown)} " if shown else " "
 
 
 # -- headings and anchors ----------------------------------------------------------------
