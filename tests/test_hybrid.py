@@ -109,3 +109,16 @@ def test_fuse_mixes_scaled_scores_over_the_candidates():
 def test_fuse_with_nothing_matched_gives_no_candidates():
     fused = fuse(np.zeros(3), np.array([-0.1, -0.2, 0.0]), candidates=2)
     assert not fused.scores.any()
+
+
+def test_cli_explain_of_a_hybrid_hit_shows_the_word_score_it_was_mixed_from(hybrid_dir, capsys):
+    from docwheel.cli import main
+
+    hybrid, _ = hybrid_dir
+    with docwheel.open_index(hybrid) as index:
+        words = index.search("configure retries", mode="lexical", limit=1).results[0]
+    assert main(["search", "configure retries", "--explain", "--limit", "1", "--index", str(hybrid)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[4].startswith("   hybrid ")
+    shown = lines[5].removeprefix("   words: score ").split(" = (section ")
+    assert len(shown) == 2 and float(shown[0]) == pytest.approx(words.score, abs=0.01)
