@@ -313,10 +313,12 @@ class WhooshIndex:
             self._impacts = ImpactIndex.load(directory, SECTION_RANKING)
             self._page_impacts = ImpactIndex.load(directory, PAGE_RANKING)
             changelog_pages = np.load(directory / CHANGELOG_FILE, allow_pickle=False)
-            self._changelog = changelog_pages[self._impacts.pages]  # per section
+            changelog = changelog_pages[self._impacts.pages]  # per section
             self._page_family = np.load(directory / COPIES_FAMILY_FILE, allow_pickle=False)
             self._family = self._page_family[self._impacts.pages]  # per section
-            self._old = np.load(directory / COPIES_OLD_FILE, allow_pickle=False)[self._impacts.pages]
+            old = np.load(directory / COPIES_OLD_FILE, allow_pickle=False)[self._impacts.pages]
+            # Per section: 1 for a changelog, 2 for an old version (both: 3); what _factors reads.
+            self._demotions = changelog.astype(np.uint8) | (old.astype(np.uint8) << 1)
             copies = json.loads((directory / COPIES_FILE).read_text(encoding="utf-8"))
             self._version_labels = [str(label) for label in copies["labels"]]
             self._copy_refs = {int(page): str(ref) for page, ref in copies["refs"].items()}
@@ -471,7 +473,8 @@ class WhooshIndex:
                 weight=self.semantic_weight,
                 candidates=self.semantic_candidates,
             )
-            scores = fused.scores * self._factors(None, terms, keep_old)
+            factors = self._factors(None, terms, keep_old)
+            scores = fused.scores if factors is None else fused.scores * factors
         elif matching is None and scope is None:
             # The common case stays sparse: no whole-index arrays at all.
             hit, part = self._sparse_score(terms, pairs, keep_old=keep_old)
@@ -508,7 +511,8 @@ class WhooshIndex:
             return ()
         copies = np.flatnonzero(self._page_family == self._page_family[page])
         firsts = np.searchsorted(self._impacts.pages, copies)
-        found = sorted((bool(self._old[first]), int(copy)) for copy, first in zip(copies, firsts) if copy != page)
+        old = self._demotions[firsts] & 2
+        found = sorted((bool(o), int(copy)) for copy, o in zip(copies, old) if copy != page)
         return tuple(self._copy_refs[copy] for _, copy in found)
 
     def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
@@ -582,20 +586,23 @@ class WhooshIndex:
             # of the page (its title, other sections) are evidence the page answers it.
             part = part + self.page_weight * page_scores[pages]
         if demote:
-            part = part * self._factors(hit, terms, keep_old)
+            factors = self._factors(hit, terms, keep_old)
+            if factors is not None:
+                part = part * factors
         return hit, part
 
-    def _factors(self, docs: np.ndarray | None, terms: Sequence[str], keep_old: bool) -> np.ndarray:
-        """What sections ``docs`` (None: every section) are demoted by: changelogs unless
-        the query asks for changes, old versions of a page unless it names a version."""
-        changelog = self._changelog if docs is None else self._changelog[docs]
-        old = self._old if docs is None else self._old[docs]
-        factors = np.ones(len(changelog))
-        if not CHANGE_TERMS.intersection(terms):
-            factors[changelog] *= CHANGELOG_FACTOR
-        if not keep_old:
-            factors[old] *= OLD_VERSION_FACTOR
-        return factors
+    def _factors(
+        self, docs: np.ndarray | None, terms: Sequence[str], keep_old: bool
+    ) -> np.ndarray | None:
+        """What sections ``docs`` (None: every section) are demoted by, or None when none
+        is: changelogs unless the query asks for changes, old versions of a page unless it
+        names a version."""
+        changelog = 1.0 if CHANGE_TERMS.intersection(terms) else CHANGELOG_FACTOR
+        old = 1.0 if keep_old else OLD_VERSION_FACTOR
+        demotions = self._demotions if docs is None else self._demotions[docs]
+        if (changelog == 1.0 and old == 1.0) or not demotions.any():
+            return None
+        return np.array([1.0, changelog, old, changelog * old])[demotions]
 
     def explain_fused(self, doc: int, fused: Fused, lexical: dict) -> dict:
         """``explain`` for a hybrid score: the word part (``lexical``, explained as usual)
@@ -646,8 +653,8 @@ class WhooshIndex:
         if self.page_coverage:
             covered = max(covered, sum(1 for part in page_parts if part))
         coverage = (covered / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
-        changelog = bool(self._changelog[doc]) and not CHANGE_TERMS.intersection(terms)
-        old = bool(self._old[doc]) and not keep_old
+        changelog = bool(self._demotions[doc] & 1) and not CHANGE_TERMS.intersection(terms)
+        old = bool(self._demotions[doc] & 2) and not keep_old
         return {
             "terms": terms,
             "matched": matched,
