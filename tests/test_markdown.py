@@ -319,7 +319,8 @@ def test_prose_is_searched_as_the_page_shows_it_without_link_targets_or_tag_mark
         '#### `lifespan` <sup><a href="https://github.com/acme/x/blob/main/x_slim/y.py#L1" '
         'target="_blank"><Icon icon="github" style="width: 14px" /></a></sup>\n'
         '<ParamField body="dependencies" type="list[str]">Packages.</ParamField>\n'
-        "<Card title='Environment' href=\"/env\">Set it up.</Card> `<b>[kept](as/written)</b>`"
+        "<Card title='Environment' href=\"/env\">Set it up.</Card> `<b>[kept](as/written)</b>`\n"
+        "Returns a List<String> of names."
     )
     assert "See the middleware guide and a diagram." in prose
     for hidden in ("/servers/middleware", "img/flow", "github", "x_slim", "_blank", "14px", "Icon", "ParamField", "href"):
@@ -327,6 +328,7 @@ def test_prose_is_searched_as_the_page_shows_it_without_link_targets_or_tag_mark
     assert "dependencies" in prose and "list[str]" in prose and "Packages." in prose
     assert "Environment" in prose and "Set it up." in prose
     assert "`<b>[kept](as/written)</b>`" in prose  # code spans stay as written
+    assert "List<String>" in prose  # a generic type, not a tag
 
 
 def test_split_code_reads_backslash_escapes_in_prose_but_not_in_code():

@@ -142,6 +142,8 @@ _HIDDEN_ATTRIBUTES = frozenset(
     "color align size cols img".split()
 )
 _PATH_STARTS = ("/", "#", "./", "../")
+# An HTML tag; an opening one glued to a word is a type (List<String>), not a tag.
+_SHOWN_TAG = re.compile(r"(?:</|(?<!\w)<)[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
 _ATTRIBUTE = re.compile(r"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{([^{}]*)\})""")
 
 
@@ -169,7 +171,7 @@ def _visible_markup(text: str) -> str:
         text = _IMAGE.sub(r"\1", text)
         text = _LINK.sub(r"\1", text)
     if "<" in text:
-        text = _HTML_TAG.sub(_shown_attributes, text)
+        text = _SHOWN_TAG.sub(_shown_attributes, text)
     return text
 
 
