@@ -203,6 +203,7 @@ def test_corrupt_index_files_are_a_clear_error(index_dir, tmp_path):
     [
         ("page_family.npy", None, "index file page_family.npy is missing"),
         ("page_old.npy", b"garbage", "the ranking data cannot be read"),
+        ("page_version.npy", b"garbage", "the ranking data cannot be read"),
         ("page_copies.json", b"{not json", "the ranking data cannot be read"),
         ("page_copies.json", b'{"labels": 3, "refs": {}}', "the ranking data cannot be read"),
         ("page_copies.json", b'{"labels": []}', "the ranking data cannot be read"),

@@ -408,7 +408,7 @@ def test_search_explain_shows_the_score_formula_and_field_parts(index_dir):
     assert set(data["results"][0]["explain"]["matched"]) >= {"rotat", "key"}  # stems
 
 
-def test_search_lists_a_pages_other_versions_and_the_old_version_factor(tmp_path):
+def test_search_lists_a_pages_other_versions_and_the_version_factor(tmp_path):
     site = tmp_path / "site"
     (site / "v2").mkdir(parents=True)
     (site / "keys.md").write_text("# Keys\n\nRotate keys.\n")
@@ -419,8 +419,8 @@ def test_search_lists_a_pages_other_versions_and_the_old_version_factor(tmp_path
     out = run("search", "rotate keys", "--explain", "--index", tmp_path / "index").stdout
     first, second = out.split("\n\n")[:2]
     assert "ref: site:keys\n   other versions: site:v2/keys\n" in first
-    assert "x old version" not in first
-    assert "ref: site:v2/legacy\n" in second and "x changelog 1 x old version 0.6" in second
+    assert "x version" not in first
+    assert "ref: site:v2/legacy\n" in second and "x changelog 1 x version 0.6" in second
     data = run_json("search", "rotate keys", "--index", tmp_path / "index")
     assert data["results"][0]["other_versions"] == ["site:v2/keys"]
     assert "other_versions" not in data["results"][1]

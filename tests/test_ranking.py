@@ -403,15 +403,21 @@ def test_a_page_kept_in_old_versions_is_one_result_at_its_current_version(tmp_pa
     assert result.total == len(refs) == 3
     # A page found only in an old version is old too: below the current docs.
     assert refs.index("s:v2/guide/backoff") > refs.index("s:guide/timeouts")
-    assert result.results[refs.index("s:v2/guide/backoff")].explain["old_version_factor"] == 0.6
-    assert result.results[0].explain["old_version_factor"] == 1.0
+    assert result.results[refs.index("s:v2/guide/backoff")].explain["version_factor"] == 0.6
+    assert result.results[0].explain["version_factor"] == 1.0
 
 
-def test_a_query_that_names_a_version_gets_that_versions_pages_at_full_weight(tmp_path):
+def test_a_query_that_names_a_version_gets_that_versions_pages_first(tmp_path):
     with docwheel.open_index(_versioned_site(tmp_path)) as docs:
         named = docs.search("retries in v2.x", limit=10, explain=True).results
-    assert named[0].ref.startswith("s:v2/guide/")
-    assert all(hit.explain["old_version_factor"] == 1.0 for hit in named)
+        v3 = docs.search("v3 retries", limit=10).results
+    # The v2 copy of the retries page stands for it, and the current docs give way.
+    assert [hit.ref for hit in named][:2] == ["s:v2/guide/retries", "s:v2/guide/backoff"]
+    assert set(named[0].other_versions) == {"s:guide/retries", "s:v3/guide/retries"}
+    assert named[0].explain["version_factor"] == 1.0
+    # A page only in the current docs is of the current version too.
+    assert named[-1].ref == "s:guide/timeouts" and named[-1].explain["version_factor"] == 0.6
+    assert v3[0].ref == "s:v3/guide/retries"
 
 
 def test_sections_list_every_versions_copy(tmp_path):

@@ -3,7 +3,7 @@ version (``versions.page_copies``, ``versions.names_version``)."""
 
 from __future__ import annotations
 
-from docwheel.versions import names_version, page_copies
+from docwheel.versions import CURRENT, named_versions, page_copies
 
 
 def _copies(*paths: str, source: str = "docs", version: str = ""):
@@ -58,14 +58,30 @@ def test_sources_versions_are_copies_and_every_one_but_the_newest_is_old():
 
 
 def test_a_query_names_a_version_the_way_people_write_it():
-    labels = ["v2", "v3"]
-    assert names_version("On FastMCP 2.x, how do I register a tool?", labels)
-    assert names_version("v3 tool transforms", labels)
-    assert names_version("what changed in version 3", labels)
-    assert not names_version("fastmcp tools", labels)
-    assert not names_version("python 3 tools", labels)  # a bare number is not a version
-    assert not names_version("v4 tools", labels)  # not one these docs have
+    labels = ["2.14.5", "v2", "v3"]
+    assert named_versions("On FastMCP 2.x, how do I register a tool?", labels) == (0, 1)
+    assert named_versions("v3 tool transforms", labels) == (2,)
+    assert named_versions("what changed in version 3", labels) == (2,)
+    assert named_versions("fastmcp 2.14 tools", labels) == (0,)  # not all of v2
+    assert named_versions("fastmcp tools", labels) == ()
+    assert named_versions("python 3.12 tools", labels) == ()  # a number, not these docs' v3
+    assert named_versions("OAuth 2.1 flow", labels) == ()
+    assert named_versions("v4 tools", labels) == ()  # not one these docs have
     dated = ["2024-11-05", "2025-03-26", "draft"]
-    assert names_version("draft spec tasks", dated)
-    assert names_version("logging in 2024-11-05", dated)
-    assert not names_version("logging levels", dated)
+    assert named_versions("draft spec tasks", dated) == (2,)
+    assert named_versions("logging in 2024-11-05", dated) == (0,)
+    assert named_versions("logging levels", dated) == ()
+
+
+def test_each_page_knows_its_version_by_position_in_the_labels():
+    copies = page_copies([
+        ("docs", "", "servers/tools"),
+        ("docs", "", "v2/servers/tools"),
+        ("docs", "", "servers/new"),  # only in the current docs: still the current version
+        ("client", "1.4", "install"),
+        ("spec", "", "specification/2025-03-26/tools"),
+        ("spec", "", "specification/draft/tools"),
+        ("spec", "", "specification/versioning"),  # beside dated folders only: no version
+    ])
+    assert copies.labels == ["draft", "1.4", "v2", "2025-03-26"]
+    assert copies.version == [CURRENT, 2, CURRENT, 1, 3, 0, -1]

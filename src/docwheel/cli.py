@@ -270,14 +270,14 @@ def _explanation(score: float, why: dict) -> list[str]:
         score = round(
             (why["section_score"] * why["coverage"] + why["pair_weight"] * sum(why["pairs"].values())
              + why["page_weight"] * why["page_score"])
-            * why["changelog_factor"] * why.get("old_version_factor", 1.0),
+            * why["changelog_factor"] * why["version_factor"],
             4,
         )
     lines = [
         f"score {score:g} = (section {why['section_score']:g} x coverage {why['coverage']:g}"
         f" + {why['pair_weight']:g} x pairs {sum(why['pairs'].values()):g}"
         f" + {why['page_weight']:g} x page {why['page_score']:g}) x changelog {why['changelog_factor']:g}"
-        + (f" x old version {why['old_version_factor']:g}" if why.get("old_version_factor", 1) != 1 else "")
+        + (f" x version {why['version_factor']:g}" if why["version_factor"] != 1 else "")
     ]
     hybrid = why.get("hybrid")
     if hybrid:

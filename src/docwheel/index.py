@@ -44,7 +44,7 @@ from .ranking import (
 )
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
 from .spelling import Speller
-from .versions import names_version
+from .versions import named_versions
 from .words import TOKEN_PATTERN, split_identifier, without_number_parts
 
 INDEX_NAME = "docwheel"
@@ -132,10 +132,11 @@ MAX_QUERY_WORDS = 64
 SECTION_RANKING, PAGE_RANKING = "rank", "page"
 CHANGELOG_FILE = "page_changelog.npy"
 # Versioned copies of a page (versions.page_copies): per page, its family (the copies share
-# one number) and whether it is an old version; and (JSON) the version names found and the
-# refs of the pages that have copies.
+# one number), whether it is an old version and its version (a position in the labels);
+# and (JSON) the version labels and the refs of the pages that have copies.
 COPIES_FAMILY_FILE = "page_family.npy"
 COPIES_OLD_FILE = "page_old.npy"
+COPIES_VERSION_FILE = "page_version.npy"
 COPIES_FILE = "page_copies.json"
 # How much a section's page counts beside the section itself, and how strongly a section
 # that matches only part of the query is held back (score x matched share ** power). Both
@@ -227,7 +228,9 @@ class Outcome:
     warnings: list[str]
     pairs: list[str] = field(default_factory=list)  # neighbouring query terms (adjacent_pairs)
     fused: Fused | None = None  # both signals, when meaning was mixed in
-    keep_old: bool = False  # the query names a version: old copies keep their full score
+    # Versions the query names (positions in the index's labels): their pages keep their full
+    # score and other versions' are demoted, instead of old versions'.
+    named_versions: tuple[int, ...] = ()
 
 
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
@@ -319,6 +322,9 @@ class WhooshIndex:
             old = np.load(directory / COPIES_OLD_FILE, allow_pickle=False)[self._impacts.pages]
             # Per section: 1 for a changelog, 2 for an old version (both: 3); what _factors reads.
             self._demotions = changelog.astype(np.uint8) | (old.astype(np.uint8) << 1)
+            page_version = np.load(directory / COPIES_VERSION_FILE, allow_pickle=False)
+            # Per section: its page's version (versions.PageCopies.version; -1: none).
+            self._version = page_version[self._impacts.pages]
             copies = json.loads((directory / COPIES_FILE).read_text(encoding="utf-8"))
             self._version_labels = [str(label) for label in copies["labels"]]
             self._copy_refs = {int(page): str(ref) for page, ref in copies["refs"].items()}
@@ -460,7 +466,7 @@ class WhooshIndex:
             terms = self._query_terms(q)
             matching = self._matches(q)
         terms = list(dict.fromkeys(terms))
-        keep_old = names_version(text, self._version_labels)
+        named = named_versions(text, self._version_labels)
         # One result per page, and a page's copies in other versions count as that page.
         groups = self._family if per_page else self._impacts.pages
         fused = None
@@ -473,16 +479,16 @@ class WhooshIndex:
                 weight=self.semantic_weight,
                 candidates=self.semantic_candidates,
             )
-            factors = self._factors(None, terms, keep_old)
+            factors = self._factors(None, terms, named)
             scores = fused.scores if factors is None else fused.scores * factors
         elif matching is None and scope is None:
             # The common case stays sparse: no whole-index arrays at all.
-            hit, part = self._sparse_score(terms, pairs, keep_old=keep_old)
+            hit, part = self._sparse_score(terms, pairs, named=named)
             chosen, total = best_per_page_of(hit, part, groups, limit, per_page=per_page)
             hits = self._hits(chosen, per_page)
-            return Outcome(hits, total, terms, warnings, pairs, fused, keep_old)
+            return Outcome(hits, total, terms, warnings, pairs, fused, named)
         else:
-            scores = self._score(terms, pairs, keep_old=keep_old)
+            scores = self._score(terms, pairs, named=named)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
@@ -490,7 +496,7 @@ class WhooshIndex:
         if scope is not None:
             scores = np.where(self._scope_mask(scope), scores, 0.0)
         chosen, total = best_per_page(scores, groups, limit, per_page=per_page)
-        return Outcome(self._hits(chosen, per_page), total, terms, warnings, pairs, fused, keep_old)
+        return Outcome(self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named)
 
     def _hits(self, chosen: list[tuple[int, float]], per_page: bool) -> list[RawHit]:
         searcher = self._searcher()
@@ -550,16 +556,24 @@ class WhooshIndex:
         return self._speller
 
     def _score(
-        self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True, keep_old: bool = False
+        self,
+        terms: list[str],
+        pairs: Sequence[str] = (),
+        demote: bool = True,
+        named: tuple[int, ...] = (),
     ) -> np.ndarray:
         """Every section's score for plain query terms (0 for a section matching none)."""
-        hit, part = self._sparse_score(terms, pairs, demote, keep_old)
+        hit, part = self._sparse_score(terms, pairs, demote, named)
         out = np.zeros(self._impacts.n_docs, dtype=np.float64)
         out[hit] = part
         return out
 
     def _sparse_score(
-        self, terms: list[str], pairs: Sequence[str] = (), demote: bool = True, keep_old: bool = False
+        self,
+        terms: list[str],
+        pairs: Sequence[str] = (),
+        demote: bool = True,
+        named: tuple[int, ...] = (),
     ) -> tuple[np.ndarray, np.ndarray]:
         """The sections matching any plain query term (ascending) and their scores (> 0).
 
@@ -586,28 +600,31 @@ class WhooshIndex:
             # of the page (its title, other sections) are evidence the page answers it.
             part = part + self.page_weight * page_scores[pages]
         if demote:
-            factors = self._factors(hit, terms, keep_old)
+            factors = self._factors(hit, terms, named)
             if factors is not None:
                 part = part * factors
         return hit, part
 
     def _factors(
-        self, docs: np.ndarray | None, terms: Sequence[str], keep_old: bool
+        self, docs: np.ndarray | None, terms: Sequence[str], named: tuple[int, ...]
     ) -> np.ndarray | None:
         """What sections ``docs`` (None: every section) are demoted by, or None when none
-        is: changelogs unless the query asks for changes, old versions of a page unless it
-        names a version."""
+        is: changelogs unless the query asks for changes; old versions of a page, or when
+        the query names versions, the pages of every other version."""
         changelog = 1.0 if CHANGE_TERMS.intersection(terms) else CHANGELOG_FACTOR
-        old = 1.0 if keep_old else OLD_VERSION_FACTOR
         demotions = self._demotions if docs is None else self._demotions[docs]
-        if (changelog == 1.0 and old == 1.0) or not demotions.any():
+        if named:
+            demotions = demotions & 1
+            version = self._version if docs is None else self._version[docs]
+            demotions[(version != -1) & ~np.isin(version, named)] |= 2
+        if not demotions.any():
             return None
-        return np.array([1.0, changelog, old, changelog * old])[demotions]
+        return np.array([1.0, changelog, OLD_VERSION_FACTOR, changelog * OLD_VERSION_FACTOR])[demotions]
 
     def explain_fused(self, doc: int, fused: Fused, lexical: dict) -> dict:
         """``explain`` for a hybrid score: the word part (``lexical``, explained as usual)
         and the meaning part, each on the 0..1 scale they are mixed on."""
-        factor = lexical["changelog_factor"] * lexical["old_version_factor"]
+        factor = lexical["changelog_factor"] * lexical["version_factor"]
         return {
             **lexical,
             "hybrid": {
@@ -620,7 +637,7 @@ class WhooshIndex:
         }
 
     def explain(
-        self, doc: int, terms: list[str], pairs: Sequence[str] = (), keep_old: bool = False
+        self, doc: int, terms: list[str], pairs: Sequence[str] = (), named: tuple[int, ...] = ()
     ) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
@@ -654,7 +671,10 @@ class WhooshIndex:
             covered = max(covered, sum(1 for part in page_parts if part))
         coverage = (covered / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
         changelog = bool(self._demotions[doc] & 1) and not CHANGE_TERMS.intersection(terms)
-        old = bool(self._demotions[doc] & 2) and not keep_old
+        if named:
+            other = int(self._version[doc]) not in (-1, *named)
+        else:
+            other = bool(self._demotions[doc] & 2)
         return {
             "terms": terms,
             "matched": matched,
@@ -665,7 +685,7 @@ class WhooshIndex:
             "page_score": round(page_score, 4),
             "page_weight": self.page_weight,
             "changelog_factor": CHANGELOG_FACTOR if changelog else 1.0,
-            "old_version_factor": OLD_VERSION_FACTOR if old else 1.0,
+            "version_factor": OLD_VERSION_FACTOR if other else 1.0,
         }
 
     def _matches(self, q: query.Query, within: np.ndarray | None = None) -> np.ndarray:

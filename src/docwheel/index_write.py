@@ -40,6 +40,7 @@ from .index import (
     CHANGELOG_FILE,
     COPIES_FAMILY_FILE,
     COPIES_OLD_FILE,
+    COPIES_VERSION_FILE,
     COPIES_FILE,
     FIELD_WEIGHTS,
     INDEX_NAME,
@@ -177,6 +178,8 @@ def _write_copies(
         np.save(f, np.array(copies.family, dtype=np.int32), allow_pickle=False)
     with open(directory / COPIES_OLD_FILE, "wb") as f:
         np.save(f, np.array(copies.old, dtype=bool), allow_pickle=False)
+    with open(directory / COPIES_VERSION_FILE, "wb") as f:
+        np.save(f, np.array(copies.version, dtype=np.int32), allow_pickle=False)
     sizes = Counter(copies.family)
     refs = {page: ref for page, ref in enumerate(page_refs) if sizes[copies.family[page]] > 1}
     text = json.dumps({"labels": copies.labels, "refs": refs}, ensure_ascii=False)

@@ -73,31 +73,52 @@ _NAMED = _CURRENT_NAMES | frozenset(
 )
 _NEWEST_NAMED = (2,)  # latest/stable/current sort above every numbered version
 _UNVERSIONED = (3,)  # the copy outside any version folder is the current docs
+CURRENT = -2  # PageCopies.version of a page of the current docs in a versioned tree
 
 
-def major(version: str) -> int | None:
-    """The first number of a version (``v2.14`` -> 2, ``2025-03-26`` -> 2025), if any."""
-    found = re.match(r"(?:v|version-)?(\d+)", version.strip(), re.IGNORECASE)
-    return int(found.group(1)) if found else None
+_NUMBERS = re.compile(r"(?:v|version-)?(\d+(?:\.\d+)*)(\.x)?", re.IGNORECASE)
 
 
-def names_version(text: str, labels: Iterable[str]) -> bool:
-    """Whether a query names one of ``labels`` (the versions an index holds): ``v2``,
-    ``2.x``, ``2.14`` or ``version 2`` name ``v2``; a date or a name (``draft``) must be
-    written as it is."""
-    labels = [label.lower() for label in labels]
-    majors = {major(label) for label in labels if is_numbered_version(label)}
+def _numbers(version: str) -> tuple[tuple[int, ...], bool] | None:
+    """The release numbers of a version as written, and whether it ends in ``.x``."""
+    found = _NUMBERS.match(version)
+    if not found:
+        return None
+    return tuple(int(n) for n in found.group(1).split(".")), bool(found.group(2))
+
+
+def named_versions(text: str, labels: Sequence[str]) -> tuple[int, ...]:
+    """Which of ``labels`` (the versions an index holds) a query names, by position.
+
+    ``v2``, ``2.x`` and ``version 2`` name every version of major 2 (``v2``, ``2.14``);
+    ``2.14`` names ``2.14`` and ``2.14.5`` but not ``v2`` (nor does ``python 3.12`` name
+    ``v3``); a date or a name (``draft``) must be written as it is."""
+    lowered = [label.lower() for label in labels]
+    numbered = [_numbers(label) if is_numbered_version(label) else None for label in lowered]
+    named: set[int] = set()
     previous = ""
     for word in re.findall(r"[\w.-]+", text.lower()):
         word = word.strip(".-")
-        if word in labels:
-            return True
-        if is_numbered_version(word) and major(word) in majors:
-            return True
-        if previous in ("version", "versions", "release") and word.isdigit() and int(word) in majors:
-            return True
+        named.update(i for i, label in enumerate(lowered) if label == word)
+        written = _numbers(word) if is_numbered_version(word) else None
+        if previous in ("version", "versions", "release") and word.isdigit():
+            written = ((int(word),), True)
+        elif written and word.startswith("v") and len(written[0]) == 1:
+            written = (written[0], True)  # v2: the whole major version
+        if written:
+            numbers, whole_major = written
+            for i, label in enumerate(numbered):
+                if label is None:
+                    continue
+                if whole_major:
+                    hit = label[0][0] == numbers[0]
+                else:
+                    shorter = min(len(label[0]), len(numbers))
+                    hit = shorter >= 2 and label[0][:shorter] == numbers[:shorter]
+                if hit:
+                    named.add(i)
         previous = word
-    return False
+    return tuple(sorted(named))
 
 
 def is_numbered_version(word: str) -> bool:
@@ -111,11 +132,15 @@ class PageCopies:
 
     ``family`` is the same number for every copy of a page (the first copy's page number);
     ``old`` marks copies that are not the newest version their docs have; ``labels`` are
-    the version names found in paths (``v2``, ``2025-03-26``), for reading queries."""
+    the versions found (path segments such as ``v2`` or ``2025-03-26``, and sources'
+    ``version:``s), sorted; ``version`` is each page's version as a position in ``labels``,
+    ``CURRENT`` for a page of the current docs beside version folders (``servers/new``
+    next to ``v2/...``), -1 for none; so a query that names a version can prefer its pages."""
 
     family: list[int]
     old: list[bool]
     labels: list[str]
+    version: list[int]
 
 
 def page_copies(pages: Sequence[tuple[str, str, str]]) -> PageCopies:
@@ -177,7 +202,20 @@ def page_copies(pages: Sequence[tuple[str, str, str]]) -> PageCopies:
             stale = True
         old.append(stale)
     found = {label for label in labels if label} | {version for _, version, _ in pages if version}
-    return PageCopies(family, old, sorted(found, key=version_key))
+    ordered = sorted(found, key=version_key)
+    position = {label: i for i, label in enumerate(ordered)}
+    # Where the unversioned copies are the current version, every unversioned page there is
+    # a page of the current version, copies or not.
+    current = {slot for slot, ranks in slots.items() if _UNVERSIONED in ranks}
+    versions = []
+    for (source, version, path), label in zip(pages, labels):
+        if label or version:
+            versions.append(position[label or version])
+            continue
+        parts = path.split("/")
+        inside = any((source, tuple(parts[:cut])) in current for cut in range(len(parts)))
+        versions.append(CURRENT if inside else -1)
+    return PageCopies(family, old, ordered, versions)
 
 
 def _split_version(path: str) -> tuple[tuple[str, ...], str | None, str]:
