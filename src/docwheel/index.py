@@ -641,8 +641,8 @@ class WhooshIndex:
     ) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
-        the page's share, and the coverage, changelog and old-version factors. The score is
-        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog x old``."""
+        the page's share, and the coverage, changelog and version factors. The score is
+        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog x version``."""
         reader = self._searcher().reader()
         n_docs = reader.doc_count_all()
         matched = {}
