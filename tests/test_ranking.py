@@ -239,8 +239,9 @@ def test_explain_accounts_for_the_score(docs):
         why["section_score"] * why["coverage"]
         + why["pair_weight"] * sum(why["pairs"].values())
         + why["page_weight"] * why["page_score"]
-    ) * why["changelog_factor"]
+    ) * why["changelog_factor"] * why["version_factor"]
     assert rebuilt == pytest.approx(hit.score, rel=1e-3)
+    assert why["score"] == pytest.approx(hit.score, rel=1e-3)
 
 
 def test_explain_shows_the_changelog_factor(docs):

@@ -266,13 +266,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
 def _explanation(score: float, why: dict) -> list[str]:
     """Readable lines for ``Hit.explain``: terms with per-field parts, then the factors."""
     if why.get("hybrid"):
-        # The hit's score is the mix; the words line shows the word score it was made from.
-        score = round(
-            (why["section_score"] * why["coverage"] + why["pair_weight"] * sum(why["pairs"].values())
-             + why["page_weight"] * why["page_score"])
-            * why["changelog_factor"] * why["version_factor"],
-            4,
-        )
+        score = why["score"]  # the hit's score is the mix; this line is the word score
     lines = [
         f"score {score:g} = (section {why['section_score']:g} x coverage {why['coverage']:g}"
         f" + {why['pair_weight']:g} x pairs {sum(why['pairs'].values()):g}"

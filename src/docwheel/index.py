@@ -642,7 +642,8 @@ class WhooshIndex:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
         the page's share, and the coverage, changelog and version factors. The score is
-        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog x version``."""
+        ``(section x coverage + pair_weight x pairs + page_weight x page) x changelog x version``,
+        given as ``score`` (for a hybrid hit: the word score it was mixed from)."""
         reader = self._searcher().reader()
         n_docs = reader.doc_count_all()
         matched = {}
@@ -675,7 +676,16 @@ class WhooshIndex:
             other = int(self._version[doc]) not in (-1, *named)
         else:
             other = bool(self._demotions[doc] & 2)
+        pair_score = sum(found_pairs.values())
+        changelog_factor = CHANGELOG_FACTOR if changelog else 1.0
+        version_factor = OLD_VERSION_FACTOR if other else 1.0
+        score = (
+            sum(m["score"] for m in matched.values()) * coverage
+            + self.pair_weight * pair_score
+            + self.page_weight * page_score
+        ) * changelog_factor * version_factor
         return {
+            "score": round(score, 4),
             "terms": terms,
             "matched": matched,
             "section_score": round(sum(m["score"] for m in matched.values()), 4),
@@ -684,8 +694,8 @@ class WhooshIndex:
             "pair_weight": self.pair_weight,
             "page_score": round(page_score, 4),
             "page_weight": self.page_weight,
-            "changelog_factor": CHANGELOG_FACTOR if changelog else 1.0,
-            "version_factor": OLD_VERSION_FACTOR if other else 1.0,
+            "changelog_factor": changelog_factor,
+            "version_factor": version_factor,
         }
 
     def _matches(self, q: query.Query, within: np.ndarray | None = None) -> np.ndarray:

@@ -93,6 +93,8 @@ def named_versions(text: str, labels: Sequence[str]) -> tuple[int, ...]:
     ``v2``, ``2.x`` and ``version 2`` name every version of major 2 (``v2``, ``2.14``);
     ``2.14`` names ``2.14`` and ``2.14.5`` but not ``v2`` (nor does ``python 3.12`` name
     ``v3``); a date or a name (``draft``) must be written as it is."""
+    if not labels:
+        return ()  # most docs have no versions: nothing to read on every query
     lowered = [label.lower() for label in labels]
     numbered = [_numbers(label) if is_numbered_version(label) else None for label in lowered]
     named: set[int] = set()
@@ -176,8 +178,8 @@ def page_copies(pages: Sequence[tuple[str, str, str]]) -> PageCopies:
             # An unversioned page whose path is a versioned family's path without its
             # version segment is that family's current copy.
             source = pages[i][0]
-            for cut in range(len(key[2].split("/"))):
-                parts = key[2].split("/")
+            parts = key[2].split("/")
+            for cut in range(len(parts)):
                 candidate = (source, tuple(parts[:cut]), "/".join(parts[cut:]))
                 if candidate in versioned_keys:
                     keys[i] = candidate
