@@ -10,6 +10,22 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
+class Anchor:
+    """A place inside a section's text that the site gives an id: a heading deeper than the
+    section split (``#### Retries`` under ``### Options``), or an extra link target
+    (reStructuredText's ``.. _label:``, an HTML ``<a name="…">``).
+
+    ``offset`` is where it begins in ``Section.text``; ``heading`` and ``level`` are "" and 0
+    for a bare target. Links to ``page#anchor`` resolve to the section that holds it.
+    """
+
+    anchor: str
+    heading: str
+    level: int
+    offset: int
+
+
+@dataclass(frozen=True)
 class Section:
     """A heading and the Markdown under it, up to the next heading of level <= max level.
 
@@ -24,6 +40,8 @@ class Section:
     level: int
     path: tuple[str, ...]
     text: str
+    # Ids inside the text (deeper headings, extra targets), in order of offset.
+    anchors: tuple[Anchor, ...] = ()
 
 
 @dataclass(frozen=True)
