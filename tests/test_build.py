@@ -609,7 +609,7 @@ def test_a_large_llms_full_file_is_streamed_into_the_same_index(
     held_lines: list[str] = []
     build_from_file(config, tmp_path / "held", progress=held_lines.append)
     monkeypatch.setattr(sources, "STREAM_BYTES", 0)
-    monkeypatch.setattr("docwheel.llms.CHUNK_LINES", 7)
+    monkeypatch.setattr("docwheel.formats.llms.CHUNK_LINES", 7)
     streamed_lines: list[str] = []
     build_from_file(config, tmp_path / "streamed", progress=streamed_lines.append)
     assert tree(tmp_path / "streamed") == tree(tmp_path / "held")

@@ -324,7 +324,7 @@ def test_format_forces_an_llms_full_layout(tmp_path: Path) -> None:
 
 
 def test_format_names_are_the_llms_layout_table() -> None:
-    from docwheel.llms import LAYOUTS
+    from docwheel.formats.llms import LAYOUTS
 
     assert LAYOUT_NAMES == tuple(LAYOUTS)
     assert set(LAYOUT_NAMES) == {

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from docwheel.markdown import split_frontmatter
+from docwheel.formats.markdown import split_frontmatter
 
 from helpers import REPO
 

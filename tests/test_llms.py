@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from docwheel.llms import (
+from docwheel.formats.llms import (
     LAYOUT_NAMES,
     detect_layout,
     parse_llms_full,
@@ -519,7 +519,7 @@ _STREAM_FILES = [
 @pytest.mark.parametrize("path", _STREAM_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 @pytest.mark.parametrize("chunk_lines", [5, 60, 100_000])
 def test_a_stream_gives_the_pages_and_warnings_of_the_whole_file(path: Path, chunk_lines: int):
-    from docwheel.llms import LlmsFullStream
+    from docwheel.formats.llms import LlmsFullStream
     from docwheel.sources import file_lines
 
     base = "https://widgets.example/llms-full.txt"
@@ -535,7 +535,7 @@ def test_a_stream_gives_the_pages_and_warnings_of_the_whole_file(path: Path, chu
 
 
 def test_file_lines_read_like_normalized_split(tmp_path: Path):
-    from docwheel.markdown import normalize_text
+    from docwheel.formats.markdown import normalize_text
     from docwheel.sources import file_lines
 
     for data in (b"", b"a", b"a\n", b"\xef\xbb\xbfa\r\nb\rc\n\n", b"x\ny"):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from docwheel.markdown import (
+from docwheel.formats.markdown import (
     Slugger,
     clean_body,
     decode_entities,

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 import docwheel
 from docwheel.build import build_from_file
 from docwheel.errors import QueryError
-from docwheel.llms import parse_llms_txt, split_llms_full
-from docwheel.markdown import parse_markdown
+from docwheel.formats.llms import parse_llms_txt, split_llms_full
+from docwheel.formats.markdown import parse_markdown
 
 from helpers import site_config
 

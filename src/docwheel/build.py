@@ -24,7 +24,7 @@ from .errors import DocwheelError, SourceError
 from .helper import HelperProcess
 from .index import section_texts
 from .index_write import IndexDoc, write_index
-from .markdown import split_code
+from .formats.markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
 from .secrets import judge_findings, scan_pages

@@ -22,8 +22,8 @@ from urllib.parse import urlsplit
 import yaml
 
 from .errors import ConfigError
-from .llms import LAYOUT_NAMES
-from .markdown import ANCHOR_STYLES
+from .formats.llms import LAYOUT_NAMES
+from .formats.markdown import ANCHOR_STYLES
 
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"

@@ -21,8 +21,8 @@ from urllib.parse import urljoin
 
 from .config import SourceConfig
 from .errors import FetchError, SourceError
-from .llms import LlmsFullStream, parse_llms_full, parse_llms_txt
-from .markdown import (
+from .formats.llms import LlmsFullStream, parse_llms_full, parse_llms_txt
+from .formats.markdown import (
     page_meta,
     page_path_from_url,
     parse_markdown,

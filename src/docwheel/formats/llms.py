@@ -37,7 +37,7 @@ from .markdown import (
     strip_inline,
     title_from_path,
 )
-from .models import Page
+from ..models import Page
 
 Warn = Callable[[str], None]
 

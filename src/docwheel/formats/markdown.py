@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import yaml
 
-from .models import Page, Section
+from ..models import Page, Section
 
 PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"
 
