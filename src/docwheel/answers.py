@@ -152,6 +152,9 @@ class SourceInfo(BaseModel):
     path: str | None = None
     base_url: str | None = None
     layout: str | None = Field(default=None, description="How the source's pages were laid out.")
+    generator: str | None = Field(
+        default=None, description="The docs generator a folder was read as (mkdocs, sphinx, …)."
+    )
     fetched_at: str | None = Field(default=None, description="When it was fetched (UTC).")
     sha256: str = Field(description="SHA-256 of what was read.")
     bytes: int
@@ -315,6 +318,7 @@ def render_list(result: DocList, where: str) -> str:
 def render_source(s: SourceInfo) -> str:
     where = s.url or s.path or (f"{s.urls} URLs" if s.urls else "")
     layout = f", layout {s.layout}" if s.layout else ""
+    layout += f", generator {s.generator}" if s.generator else ""
     version = f" version {s.version}" if s.version else ""
     snapshot = f" [from {s.snapshot}]" if s.snapshot else ""
     lines = [

@@ -339,6 +339,8 @@ def check_out_dir(out: Path) -> None:
 def _report_loaded(source: SourceConfig, result: Loaded, progress: Progress) -> None:
     for warning in result.warnings:
         progress(f"warning: {warning}")
+    if result.generator:
+        progress(f"{source.name}: read as {result.generator} docs ({result.generator_reason})")
     progress(
         f"{source.name}: {result.page_count} pages, {result.section_count} sections, "
         f"{result.size:,} bytes, layout {result.layout}"
@@ -447,6 +449,9 @@ def _manifest(
             sections=result.section_count,
             warnings=list(result.warnings),
         )
+        if result.generator:
+            entry["generator"] = result.generator
+            entry["generator_from"] = result.generator_reason
         if result.navigation:
             entry["navigation"] = result.navigation
         sources.append(entry)

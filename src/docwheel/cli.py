@@ -360,6 +360,8 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
         )
         if s.get("layout"):
             out.write(f"  layout: {s['layout']}\n")
+        if s.get("generator"):
+            out.write(f"  generator: {s['generator']} ({s.get('generator_from', '')})\n")
         if s.get("fetched_at"):
             out.write(f"  fetched {s['fetched_at']}\n")
         for warning in s.get("warnings", []):

@@ -23,6 +23,7 @@ import yaml
 
 from .errors import ConfigError
 from .formats.llms import LAYOUT_NAMES
+from .formats.generators import NAMES as GENERATOR_NAMES
 from .formats.markdown import ANCHOR_STYLES
 
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
@@ -33,7 +34,7 @@ _SEMANTIC_KEYS = ("model",)
 DEFAULT_SEMANTIC_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _SOURCE_KEYS = (
     "name", "kind", "url", "urls", "path", "base_url", "max_level", "format", "version",
-    "max_size", "anchors",
+    "max_size", "anchors", "generator",
 )
 _ALLOW_KEYS = ("source", "page", "match", "reason")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -68,6 +69,8 @@ class SourceConfig:
     max_bytes: int | None = None
     # Whose slug rules section anchors follow (markdown.ANCHOR_STYLES); None: by layout.
     anchors: str | None = None
+    # The docs generator of a markdown source (formats.generators.NAMES); None: detected.
+    generator: str | None = None
 
     @property
     def key(self) -> str:
@@ -332,6 +335,20 @@ def _parse_source(
             f"{place}.anchors: {anchors!r} is not one of {', '.join(ANCHOR_STYLES)}"
         )
 
+    generator = raw.get("generator")
+    if generator is not None:
+        if kind != "markdown":
+            problems.append(
+                f"{place}.generator: only markdown sources have a generator "
+                "(an llms-full file's layout is its format:)"
+            )
+        elif generator not in GENERATOR_NAMES:
+            hint = difflib.get_close_matches(str(generator), GENERATOR_NAMES, n=1)
+            problems.append(
+                f"{place}.generator: {generator!r} is not one of {', '.join(GENERATOR_NAMES)}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+            )
+
     if len(problems) > before:
         return None
     return SourceConfig(
@@ -347,6 +364,7 @@ def _parse_source(
         version=version,
         max_bytes=max_bytes,
         anchors=anchors,
+        generator=generator,
     )
 
 

@@ -11,17 +11,18 @@ import codecs
 import dataclasses
 import functools
 import hashlib
-import json
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 from urllib.parse import urljoin
 
 from .config import SourceConfig
 from .errors import FetchError, SourceError
 from .formats.llms import LlmsFullStream, parse_llms_full, parse_llms_txt
+from .formats.generators import GENERATORS, configured, detect, find_config
 from .formats.markdown import (
     page_meta,
     page_path_from_url,
@@ -30,6 +31,7 @@ from .formats.markdown import (
     title_from_path,
     unlisted,
 )
+from .formats.site import Navigation
 from .models import Page
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -74,6 +76,9 @@ class Loaded:
     stream: LlmsFullStream | None = None
     page_count: int = 0
     section_count: int = 0
+    # The docs generator a folder was read as, and what said so (``formats.generators``).
+    generator: str | None = None
+    generator_reason: str = ""
 
     def __post_init__(self) -> None:
         if self.stream is None:
@@ -104,6 +109,7 @@ class PageJob:
     fallback_title: str
     max_level: int
     anchors: str
+    title_from: str = "frontmatter"  # or "heading": see markdown.parse_markdown
 
 
 # A parsed file: its page (None when its frontmatter says noindex or hidden) and the
@@ -129,6 +135,7 @@ def parse_page_jobs(jobs: Sequence[PageJob]) -> list[Parsed]:
             max_level=job.max_level,
             warn=messages.append,
             anchors=job.anchors,
+            title_from=job.title_from,
         )
         done.append((page, messages))
     return done
@@ -327,7 +334,8 @@ def load_llms_txt(
         raise SourceError(source.name, index.location, "no links found in the llms.txt file")
     raws = _fetch_all(source, fetch, links)
     url_of = site_url if source.base_url else str
-    loaded = _parse_markdown_raws(source, [(raw, url_of(raw.location)) for raw in raws], parse=parse)
+    located = [_Located(raw, url_of(raw.location), page_path_from_url(raw.location)) for raw in raws]
+    loaded = _parse_markdown_raws(source, located, parse=parse)
     loaded.raws.insert(0, dataclasses.replace(index, text=""))
     return loaded
 
@@ -337,34 +345,52 @@ def load_markdown(
 ) -> Loaded:
     """Pages by URL (``url``/``urls``, URLs as for llms-txt) or a file or folder (``path``).
 
-    A folder's page URL is ``base_url`` joined with the file's path as the site serves it;
-    a ``docs.json``/``mint.json`` at the folder's root gives pages their navigation group.
+    A folder is read the way its docs generator publishes it (``formats.generators``:
+    named by ``generator:`` or detected): which files are pages, the address each is served
+    at (``base_url`` joined with it), heading anchors, and navigation groups.
     """
     if source.urls or source.url:
         raws = _fetch_all(source, fetch, list(source.urls) or [source.url])  # type: ignore[list-item]
         url_of = site_url if source.base_url else str
-        return _parse_markdown_raws(
-            source, [(raw, url_of(raw.location)) for raw in raws], parse=parse
-        )
+        anchors = GENERATORS[source.generator].anchors if source.generator else "github"
+        located = [_Located(raw, url_of(raw.location), page_path_from_url(raw.location)) for raw in raws]
+        return _parse_markdown_raws(source, located, anchors=anchors, parse=parse)
     assert source.path is not None
     root = source.path
     if root.is_file():
-        files = [(root, root.name)]
+        folder, files = root.parent, [(root, root.name)]
     elif root.is_dir():
+        folder = root
         files = [(p, p.relative_to(root).as_posix()) for p in _markdown_files(root)]
     else:
         raise SourceError(source.name, str(root), "path does not exist")
-    raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
-    base = source.base_url
-    located = [
-        (raw, urljoin(base, site_url(raw.location)) if base else raw.location) for raw in raws
-    ]
+    read = functools.lru_cache(maxsize=None)(
+        lambda p, rel: _reraise_named(source, lambda: _read_file(p, rel))
+    )
+    if source.generator:
+        detected = configured(source.generator, folder)
+    else:
+        detected = find_config(folder) or detect(folder, ((rel, read(p, rel).text) for p, rel in files))
+    generator = detected.generator
     warnings: list[str] = []
-    nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
-    # A docs.json or mint.json (even one that cannot be read) says the folder is a Mintlify site.
-    mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
-    loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github", parse)
+    warn = _warner(source, str(root), warnings)
+    settings = generator.settings(detected.config, folder, warn)
+    nav = generator.navigation(detected.config, folder, warn) if root.is_dir() else None
+    base = source.base_url
+    located = []
+    for p, rel in files:
+        if not generator.is_page(rel, settings):
+            continue
+        raw = read(p, rel)
+        meta = page_meta(raw.text) if generator.reads_frontmatter else {}
+        address = generator.url_path(rel, meta, settings)
+        url = urljoin(base, address) if base else raw.location
+        located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
+    read.cache_clear()
+    loaded = _parse_markdown_raws(source, located, nav, generator.anchors, parse, generator.title_from)
     loaded.warnings[:0] = warnings
+    loaded.generator = generator.name
+    loaded.generator_reason = detected.reason
     return loaded
 
 
@@ -388,22 +414,32 @@ def _fetch_all(source: SourceConfig, fetch: Callable[[str], object], urls: list[
         return list(pool.map(lambda url: _fetch(fetch, url), urls))
 
 
+class _Located(NamedTuple):
+    """A file read or fetched, the address its page is served at, and how the site's
+    navigation names it (``Generator.nav_key``)."""
+
+    raw: Raw
+    url: str
+    nav_key: str
+
+
 def _parse_markdown_raws(
     source: SourceConfig,
-    located: list[tuple[Raw, str]],
+    located: list[_Located],
     nav: Navigation | None = None,
     anchors: str = "github",
     parse: PageParser = parse_page_jobs,
+    title_from: str = "frontmatter",
 ) -> Loaded:
-    """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped.
+    """Parse each located file; pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself."""
     warnings: list[str] = []
     pages = []
     skipped: list[str] = []
     jobs = []
-    for raw, url in located:
+    for raw, url, key in located:
         path = page_path_from_url(raw.location)
-        nav_title = nav.place(path)[1] if nav else None
+        nav_title = nav.place(key)[1] if nav else None
         jobs.append(
             PageJob(
                 raw.text,
@@ -412,9 +448,10 @@ def _parse_markdown_raws(
                 nav_title or title_from_path(path),
                 source.max_level,
                 source.anchors or anchors,
+                title_from,
             )
         )
-    for (raw, _url), job, (page, messages) in zip(located, jobs, parse(jobs)):
+    for (raw, _url, key), (page, messages) in zip(located, parse(jobs)):
         warn = _warner(source, raw.location, warnings)
         if raw.problem:
             warn(raw.problem)
@@ -423,7 +460,7 @@ def _parse_markdown_raws(
             continue
         for message in messages:
             warn(message)
-        group = nav.place(job.path)[0] if nav else ()
+        group = nav.place(key)[0] if nav else ()
         pages.append(dataclasses.replace(page, group=group) if group else page)
     if skipped:
         shown = ", ".join(skipped[:5]) + (", …" if len(skipped) > 5 else "")
@@ -431,116 +468,8 @@ def _parse_markdown_raws(
             f"{source.name}: skipped {len(skipped)} pages whose frontmatter sets "
             f"noindex or hidden: {shown}"
         )
-    held = [dataclasses.replace(raw, text="") for raw, _ in located]  # the pages hold the text
+    held = [dataclasses.replace(item.raw, text="") for item in located]  # the pages hold the text
     return Loaded(pages, held, warnings, navigation=nav and nav.file)
-
-
-# -- navigation files --------------------------------------------------------------------
-
-NAV_FILES = ("docs.json", "mint.json")  # Mintlify's current and legacy configuration
-# Keys whose values hold navigation entries, and keys that label a level of it.
-_NAV_CHILDREN = (
-    "navigation",
-    "tabs",
-    "versions",
-    "dropdowns",
-    "anchors",
-    "languages",
-    "products",
-    "menu",
-    "groups",
-    "pages",
-)
-_NAV_LABELS = ("tab", "version", "dropdown", "anchor", "language", "product", "item", "group")
-_MAX_REF_DEPTH = 8
-
-
-@dataclass(frozen=True)
-class Navigation:
-    """Where a Mintlify site's navigation puts each page: ``{page path: labels}``.
-
-    Labels run from the outermost level down (tab, version, dropdown, groups), e.g.
-    ``("Documentation", "Version 2025-11-25", "Get started")``. ``roots`` maps a group's
-    ``root`` page to the group's name, the only page title a navigation file gives.
-    """
-
-    file: str
-    groups: dict[str, tuple[str, ...]]
-    roots: dict[str, str]
-
-    def place(self, path: str) -> tuple[tuple[str, ...], str | None]:
-        return self.groups.get(path, ()), self.roots.get(path)
-
-
-def read_navigation(root: Path, warn: Callable[[str], None]) -> Navigation | None:
-    """Read ``docs.json`` (or the legacy ``mint.json``) at ``root``, following ``$ref``s.
-
-    A broken file is a warning: the pages are still indexed, only without groups.
-    """
-    for name in NAV_FILES:
-        file = root / name
-        if not file.is_file():
-            continue
-        try:
-            data = _resolve_refs(_load_json(file), file.parent, 0)
-        except (OSError, ValueError, RecursionError) as exc:
-            warn(f"{name}: navigation ignored: {exc}")
-            return None
-        nav = data.get("navigation") if isinstance(data, dict) else None
-        groups: dict[str, tuple[str, ...]] = {}
-        roots: dict[str, str] = {}
-        for path, labels, is_root in _nav_pages(nav, ()):
-            groups.setdefault(path, labels)
-            if is_root and labels:
-                roots.setdefault(path, labels[-1])
-        return Navigation(name, groups, roots)
-    return None
-
-
-def _load_json(file: Path) -> object:
-    try:
-        return json.loads(file.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{file.name} is not UTF-8") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{file.name}: invalid JSON at line {exc.lineno}: {exc.msg}") from exc
-
-
-def _resolve_refs(node: object, here: Path, depth: int) -> object:
-    """Replace ``{"$ref": "./other.json"}`` by that file's content (paths relative to here)."""
-    if isinstance(node, list):
-        return [_resolve_refs(item, here, depth) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str):
-        if depth >= _MAX_REF_DEPTH:
-            raise ValueError(f"$ref {ref!r} nested more than {_MAX_REF_DEPTH} deep")
-        target = (here / ref).resolve()
-        content = _resolve_refs(_load_json(target), target.parent, depth + 1)
-        rest = {k: _resolve_refs(v, here, depth) for k, v in node.items() if k != "$ref"}
-        return {**content, **rest} if isinstance(content, dict) else content
-    return {k: _resolve_refs(v, here, depth) for k, v in node.items()}
-
-
-def _nav_pages(
-    node: object, labels: tuple[str, ...]
-) -> Iterator[tuple[str, tuple[str, ...], bool]]:
-    """(page path, labels, is the group's root page) for every page entry under ``node``."""
-    if isinstance(node, str):
-        if node.strip() and " " not in node.strip() and "://" not in node:
-            yield page_path_from_url(node), labels, False
-    elif isinstance(node, list):
-        for item in node:
-            yield from _nav_pages(item, labels)
-    elif isinstance(node, dict):
-        label = next((node[k] for k in _NAV_LABELS if isinstance(node.get(k), str)), None)
-        inner = (*labels, label.strip()) if label and label.strip() else labels
-        if isinstance(node.get("root"), str):
-            yield page_path_from_url(node["root"]), inner, True
-        for key in _NAV_CHILDREN:
-            if key in node:
-                yield from _nav_pages(node[key], inner)
 
 
 def _reraise_named(source: SourceConfig, read: Callable[[], Raw]) -> Raw:

@@ -214,6 +214,34 @@ def strip_inline(text: str) -> str:
     return " ".join("".join(parts).translate(_INVISIBLE).split())
 
 
+# A component in a heading (`<Badge type="tip">beta</Badge>`, `<CRoot />`): a label the
+# theme draws beside the title, not part of it.
+_HEADING_COMPONENT = re.compile(r"<([A-Z][\w.]*)(?:\s[^<>]*)?(?:/>|>[^<]*</\1\s*>)")
+
+
+def heading_text(raw: str) -> str:
+    """A heading as its title reads: ``strip_inline`` without components (badges)."""
+    return strip_inline(_without_components(raw) if "<" in raw else raw)
+
+
+def _drop_heading_components(lines: list[str]) -> list[str]:
+    """Badges and other components leave heading lines whole, their text too (the MDX
+    cleanup after this keeps a component's text, as it should in prose)."""
+    return [
+        _without_components(line) if "<" in line and _ATX.match(line) else line for line in lines
+    ]
+
+
+def _without_components(raw: str) -> str:
+    parts: list[str] = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(raw):
+        parts += [_HEADING_COMPONENT.sub("", raw[pos : m.start()]), m.group(0)]
+        pos = m.end()
+    parts.append(_HEADING_COMPONENT.sub("", raw[pos:]))
+    return "".join(parts)
+
+
 def slugify(heading: str, keep: str = "-_ ") -> str:
     """The anchor GitHub gives a heading: lowercase words joined by '-'.
 
@@ -249,13 +277,67 @@ def slugify_vitepress(heading: str) -> str:
     return re.sub(r"^(\d)", r"_\1", text).lower()
 
 
-ANCHOR_STYLES = {"github": slugify, "mintlify": slugify_mintlify, "vitepress": slugify_vitepress}
-# `## Heading {#custom-id}`: an explicit anchor (VitePress, markdown-it-attrs, Pandoc).
-_CUSTOM_ID = re.compile(r"\s*\{#([A-Za-z0-9_][\w.:-]*)\}\s*$")
+# MkDocs (Python-Markdown's toc extension, the default ``slugify``): accents folded to
+# ASCII and the rest of non-ASCII dropped, then every character that is not a word
+# character, space or '-' dropped, and runs of spaces and '-' become one '-'.
+_MK_DROP = re.compile(r"[^\w\s-]")
+_MK_JOIN = re.compile(r"[-\s]+")
+
+
+def slugify_mkdocs(heading: str) -> str:
+    """The anchor an MkDocs site gives a heading (Python-Markdown's toc slugify)."""
+    text = unicodedata.normalize("NFKD", strip_inline(heading))
+    text = text.encode("ascii", "ignore").decode("ascii")
+    return _MK_JOIN.sub("-", _MK_DROP.sub("", text).strip().lower())
+
+
+# Sphinx (docutils' make_id): ASCII lower case, every run of other characters one '-',
+# leading digits and '-' dropped (an id starts with a letter).
+_DU_OTHER = re.compile(r"[^a-z0-9]+")
+_DU_ENDS = re.compile(r"^[-0-9]+|-+$")
+
+
+def slugify_docutils(heading: str) -> str:
+    """The id docutils (and so Sphinx) gives a section title."""
+    text = unicodedata.normalize("NFKD", strip_inline(heading).lower())
+    text = text.encode("ascii", "ignore").decode("ascii")
+    return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
+
+
+ANCHOR_STYLES = {
+    "github": slugify,
+    "docutils": slugify_docutils,
+    "mintlify": slugify_mintlify,
+    "vitepress": slugify_vitepress,
+    "mkdocs": slugify_mkdocs,
+}
+# How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
+# or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
+_NUMBERING = {"mkdocs": "_"}
+# A heading's attribute list (`## Title {#custom-id}`, MkDocs attr_list `{ #id .class }`,
+# `{: #id }`): the id is the anchor, and the whole list leaves the heading text.
+_ATTR_LIST = re.compile(
+    r"[ \t]*\{:?[ \t]*((?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*))"
+    r"(?:[ \t]+(?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*)))*)[ \t]*\}[ \t]*$"
+)
+_ATTR_ID = re.compile(r"(?:^|\s)#([A-Za-z0-9_][\w.:-]*)")
+
+
+def split_attr_list(heading: str) -> tuple[str, str | None]:
+    """(heading text without a trailing attribute list, the id it sets or None).
+
+    Only a list of attributes counts (``#id``, ``.class``, ``key=value``), so a heading that
+    ends in ``{name}`` as a placeholder keeps it."""
+    m = _ATTR_LIST.search(heading)
+    if m is None or m.start() == 0:
+        return heading, None
+    found = _ATTR_ID.search(m.group(1))
+    return heading[: m.start()], found.group(1) if found else None
 
 
 class Slugger:
-    """Unique anchors within one page, numbered the GitHub way: foo, foo-1, foo-2.
+    """Unique anchors within one page, numbered as the site numbers them: foo, foo-1, foo-2
+    (or foo_1, foo_2 on MkDocs).
 
     ``style`` names the site generator whose slug rules the anchors follow (``ANCHOR_STYLES``).
     """
@@ -263,16 +345,18 @@ class Slugger:
     def __init__(self, style: str = "github") -> None:
         self._seen: dict[str, int] = {}
         self._slugify = ANCHOR_STYLES[style]
+        self._join = _NUMBERING.get(style, "-")
+        self._fallback = "" if self._join == "_" else "section"
 
     def slug(self, heading: str, custom: str | None = None) -> str:
         if custom:
             self._seen.setdefault(custom, 0)
             return custom
-        base = self._slugify(heading) or "section"
+        base = self._slugify(heading) or self._fallback
         candidate = base
-        while candidate in self._seen:
-            self._seen[base] += 1
-            candidate = f"{base}-{self._seen[base]}"
+        while candidate in self._seen or not candidate:
+            self._seen[base] = self._seen.get(base, 0) + 1
+            candidate = f"{base}{self._join}{self._seen[base]}"
         self._seen[candidate] = 0
         return candidate
 
@@ -290,13 +374,10 @@ def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]
         m = _ATX.match(line) if kind == PROSE else None
         if not m or not m.group(2):
             continue
-        raw = _ATX_CLOSING.sub("", m.group(2)).strip()
-        custom = _CUSTOM_ID.search(raw)
-        if custom and custom.start() > 0:
-            raw = raw[: custom.start()]
+        raw, anchor = split_attr_list(_ATX_CLOSING.sub("", m.group(2)).strip())
+        raw = raw.strip()
         if raw:
-            anchor = custom.group(1) if custom and custom.start() > 0 else None
-            headings.append(_Heading(i, len(m.group(1)), strip_inline(raw) or raw, anchor))
+            headings.append(_Heading(i, len(m.group(1)), heading_text(raw) or raw, anchor))
     return headings
 
 
@@ -616,6 +697,7 @@ def clean_body(text: str) -> str:
     steps = (
         _drop_marked,
         _drop_esm,
+        _drop_heading_components,
         _drop_components,
         _drop_inline_comments,
         _drop_containers,
@@ -732,15 +814,19 @@ def _trimmed(lines: Sequence[str]) -> str:
 
 
 def _choose_title(
-    explicit: str, headings: Sequence[_Heading], fallback: str
+    explicit: str, headings: Sequence[_Heading], fallback: str, heading_first: bool = False
 ) -> tuple[str, int | None]:
     """Return the page title and the line of the H1 that it consumes, if any.
 
     A leading H1 is the title unless an explicit title exists; then it is consumed only when
-    it repeats that title, so pages that carry both do not get a duplicate section.
+    it repeats that title, so pages that carry both do not get a duplicate section. With
+    ``heading_first`` a leading H1 wins over the explicit title (VitePress: frontmatter
+    ``title`` is the browser tab's, ``allowOnly | Config``; the page shows its H1).
     """
     first = headings[0] if headings else None
     leading_h1 = first if first is not None and first.level == 1 else None
+    if heading_first and leading_h1 is not None:
+        return leading_h1.text, leading_h1.line
     if explicit:
         consumed = leading_h1 is not None and leading_h1.text == explicit
         return explicit, leading_h1.line if consumed else None
@@ -759,12 +845,14 @@ def parse_markdown(
     warn: Callable[[str], None] | None = None,
     title: str | None = None,
     anchors: str = "github",
+    title_from: str = "frontmatter",
 ) -> Page:
     """Parse one Markdown/MDX page into an intro section plus one section per heading.
 
     ``title`` forces the page title (llms-full pages carry it outside the body); otherwise
     frontmatter ``title`` wins, then a leading H1, then frontmatter ``sidebarTitle``, then
-    ``fallback_title``. ``anchors`` is the slug style of the site (``ANCHOR_STYLES``).
+    ``fallback_title``; with ``title_from="heading"`` a leading H1 wins over frontmatter.
+    ``anchors`` is the slug style of the site (``ANCHOR_STYLES``).
     """
     meta, body, problem = split_frontmatter(drop_doc_index(normalize_text(text)))
     if problem and warn is not None:
@@ -775,6 +863,7 @@ def parse_markdown(
         title or _meta_str(meta, "title"),
         headings,
         _meta_str(meta, "sidebarTitle") or fallback_title,
+        heading_first=title_from == "heading" and not title,
     )
 
     slugger = Slugger(anchors)  # every heading takes a number, as on the rendered page

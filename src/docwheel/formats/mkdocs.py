@@ -1,0 +1,125 @@
+"""MkDocs (and Material for MkDocs): ``mkdocs.yml`` beside or above the docs folder.
+
+What its documentation says, and this module does:
+- A page ``guide/install.md`` is served at ``guide/install/`` (``use_directory_urls``, on by
+  default) or ``guide/install.html`` when it is off; ``index.md`` or ``README.md`` is its
+  folder's page (``guide/`` or ``guide/index.html``).
+- Heading ids come from Python-Markdown's toc extension: accents folded to ASCII, other
+  punctuation dropped, ``-`` between words, repeats numbered ``_1``, ``_2``; an attr_list
+  ``{ #custom-id }`` sets the id.
+- ``nav:`` names pages with titles and puts them in sections (``Page.group``).
+- ``exclude_docs`` (gitignore-style lines) and ``not_in_nav`` keep files out of the site; the
+  first is read, as globs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import yaml
+
+from .markdown import page_path_from_url
+from .site import Generator, Navigation, Settings, Warn, strip_suffix
+
+_ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w", re.M)
+_TAB = re.compile(r'^===\+?[ \t]+"', re.M)
+
+
+class MkDocs(Generator):
+    name = "mkdocs"
+    config_files = ("mkdocs.yml", "mkdocs.yaml")
+    anchors = "mkdocs"
+
+    def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
+        data = _load(config, warn)
+        clean = data.get("use_directory_urls")
+        exclude = data.get("exclude_docs")
+        patterns = tuple(
+            line.strip().lstrip("/")
+            for line in (exclude.splitlines() if isinstance(exclude, str) else ())
+            if line.strip() and not line.strip().startswith(("#", "!"))
+        )
+        return Settings(
+            clean_urls=clean if isinstance(clean, bool) else None,
+            trailing_slash=True,
+            exclude=patterns,
+        )
+
+    def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
+        path = strip_suffix(rel)
+        folder, _, name = path.rpartition("/")
+        clean = settings.clean_urls is not False
+        if name.lower() in ("index", "readme"):
+            base = f"{folder}/" if folder else ""
+            return base if clean else base + "index.html"
+        return f"{path}/" if clean else f"{path}.html"
+
+    def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
+        data = _load(config, warn)
+        nav = data.get("nav")
+        if not isinstance(nav, list) or config is None:
+            return None
+        # nav paths are relative to docs_dir, which is where the source folder points.
+        groups: dict[str, tuple[str, ...]] = {}
+        titles: dict[str, str] = {}
+        for path, labels, title in _nav_entries(nav, ()):
+            key = page_path_from_url(path)
+            groups.setdefault(key, labels)
+            if title:
+                titles.setdefault(key, title)
+        return Navigation(config.name, groups, titles)
+
+    def sniff(self, rel: str, text: str) -> int:
+        return len(_ADMONITION.findall(text)) + len(_TAB.findall(text))
+
+
+GENERATOR = MkDocs()
+
+
+class _Lenient(yaml.SafeLoader):
+    """mkdocs.yml uses Python tags (``!!python/name:material.extensions.emoji.twemoji``)
+    and ``!ENV``: read them as plain values instead of failing."""
+
+
+def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> object:
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+
+
+_Lenient.add_multi_constructor("", _any_tag)
+
+
+def _load(config: Path | None, warn: Warn) -> dict:
+    if config is None:
+        return {}
+    try:
+        data = yaml.load(config.read_text(encoding="utf-8"), Loader=_Lenient)  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        warn(f"{config.name}: cannot be read ({type(exc).__name__}); MkDocs defaults assumed")
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _nav_entries(
+    node: object, labels: tuple[str, ...]
+) -> Iterator[tuple[str, tuple[str, ...], str | None]]:
+    """(page file, section labels, nav title) for each page of an MkDocs ``nav:``."""
+    if isinstance(node, str):
+        if "://" not in node:
+            yield node, labels, None
+    elif isinstance(node, list):
+        for item in node:
+            yield from _nav_entries(item, labels)
+    elif isinstance(node, dict):
+        for title, value in node.items():
+            title = str(title).strip()
+            if isinstance(value, str):
+                if "://" not in value:
+                    yield value, labels, title or None
+            else:
+                yield from _nav_entries(value, (*labels, title) if title else labels)

@@ -1,0 +1,143 @@
+"""The seam between the folder loader and the generator modules: what a generator says
+about a docs folder, as plain values.
+
+A ``Generator`` answers, for one docs folder: which files are pages, the address the site
+serves each page at, how it turns headings into anchors, and where its navigation puts each
+page. Each generator module (``mkdocs``, ``docusaurus``, …) defines one, and
+``generators.GENERATORS`` lists them.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+Warn = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Navigation:
+    """Where a site's navigation puts each page: ``{page key: labels}``.
+
+    Labels run from the outermost level down (tab, version, group), e.g.
+    ``("Documentation", "Version 2025-11-25", "Get started")``. ``titles`` holds the page
+    titles the navigation gives (an MkDocs ``Title: page.md`` entry, a Mintlify group's
+    ``root`` page), used when the page itself names none. A page's key is
+    ``Generator.nav_key`` of it: its path, its doc id or its link, as the generator's
+    navigation names pages.
+    """
+
+    file: str
+    groups: dict[str, tuple[str, ...]]
+    titles: dict[str, str] = field(default_factory=dict)
+    # Folders whose every page a group takes (Starlight's ``autogenerate: {directory}``).
+    folders: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def place(self, key: str) -> tuple[tuple[str, ...], str | None]:
+        labels = self.groups.get(key)
+        if labels is None:
+            folder = key
+            while labels is None and "/" in folder:
+                folder = folder.rsplit("/", 1)[0]
+                labels = self.folders.get(folder)
+            labels = labels if labels is not None else self.folders.get(key, ())
+        return labels, self.titles.get(key)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a generator's config file says about serving pages (None: its default).
+
+    ``clean_urls``: pages are served without ``.html`` (MkDocs ``use_directory_urls``,
+    VitePress ``cleanUrls``); ``trailing_slash``: a page address ends in '/'; ``exclude``:
+    globs, relative to the docs folder, of files that are not pages (VitePress
+    ``srcExclude``, MkDocs ``exclude_docs``).
+    """
+
+    clean_urls: bool | None = None
+    trailing_slash: bool | None = None
+    exclude: tuple[str, ...] = ()
+
+
+class Generator:
+    """The plain rules, which each generator module overrides where its site differs."""
+
+    name = "plain"
+    # Files whose presence in the docs folder or a folder above names this generator
+    # (glob patterns relative to that folder).
+    config_files: tuple[str, ...] = ()
+    anchors = "github"  # formats.markdown.ANCHOR_STYLES
+    # The page address depends on frontmatter (``id:``, ``slug:``): the loader reads it.
+    reads_frontmatter = False
+    # Which names a page first: its frontmatter ``title`` or a leading H1 ("heading").
+    title_from = "frontmatter"
+
+    def claims(self, config: Path) -> bool:
+        """Whether a file that matched ``config_files`` is really this generator's."""
+        return True
+
+    def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
+        return Settings()
+
+    def is_page(self, rel: str, settings: Settings) -> bool:
+        """Whether the file at ``rel`` (relative to the docs folder, '/'-separated) is a
+        page of the site; fragments and partials are not."""
+        return not excluded(rel, settings.exclude)
+
+    def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
+        """The page's address relative to the site root the sources file's ``base_url``
+        names: the extension dropped and a folder's ``index`` serving the folder."""
+        path = strip_suffix(rel)
+        if path == "index" or path.endswith("/index"):
+            return path[: -len("index")]
+        return path
+
+    def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
+        return None
+
+    def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
+        """How the navigation names the page at ``rel``: by default its ref path."""
+        from .markdown import page_path_from_url
+
+        return page_path_from_url(rel)
+
+    def sniff(self, rel: str, text: str) -> int:
+        """Signs in one page's text that this generator wrote it (content detection when
+        no config file is found): a count, 0 for none."""
+        return 0
+
+
+SUFFIXES = (".md", ".mdx", ".markdown", ".rst")
+
+
+def strip_suffix(rel: str) -> str:
+    lowered = rel.lower()
+    for suffix in SUFFIXES:
+        if lowered.endswith(suffix):
+            return rel[: -len(suffix)]
+    return rel
+
+
+def excluded(rel: str, patterns: tuple[str, ...]) -> bool:
+    """``rel`` matches one of the glob ``patterns`` (``**/`` also matching no folder)."""
+    path = PurePosixPath(rel)
+    for pattern in patterns:
+        pattern = pattern.lstrip("/")
+        if fnmatch.fnmatchcase(rel, pattern) or path.match(pattern):
+            return True
+        if pattern.startswith("**/") and fnmatch.fnmatchcase(rel, pattern[3:]):
+            return True
+    return False
+
+
+def html_address(path: str, settings: Settings, *, clean_default: bool) -> str:
+    """A page path (``guide/install`` or ``guide/`` for a folder) as the site links it:
+    with ``.html`` unless URLs are clean, with a trailing slash if the site adds one."""
+    clean = clean_default if settings.clean_urls is None else settings.clean_urls
+    if path == "" or path.endswith("/"):
+        return path
+    if not clean:
+        return path + ".html"
+    return path + "/" if settings.trailing_slash else path
