@@ -23,7 +23,10 @@ from pathlib import Path
 from .jsobject import read_value_after
 from .site import Generator, Navigation, Settings, Warn, excluded, strip_suffix
 
-_NUMBER_PREFIX = re.compile(r"^\d+\s*[-_.]+\s*(?=[^-_.\s\d])")
+# Docusaurus's default number prefix parser: ``01-intro`` and ``003 - intro`` lose the
+# number, but a date or version (``2021-11-notes``, ``7.0-upgrade``) keeps it.
+_NOT_A_PREFIX = re.compile(r"^\d+[-_.]\d+")
+_NUMBER_PREFIX = re.compile(r"^\d+\s*[-_.]+\s*(?=[^-_.\s])")
 _TESTS = ("**/*.test.*", "**/__tests__/**")
 _SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.cjs", "sidebars.mjs")
 _ADMONITION = re.compile(r"^[ \t]*:::(?:note|tip|info|warning|danger|caution)\b", re.M)
@@ -53,7 +56,8 @@ class Docusaurus(Generator):
             if slug.startswith("/"):
                 return slug.strip("/")
             return _join(folder, slug).strip("/")
-        if name.lower() in ("index", "readme") or (folder and name == folder.rsplit("/", 1)[-1]):
+        parent = folder.rsplit("/", 1)[-1].lower()
+        if name.lower() in ("index", "readme") or (folder and name.lower() == parent):
             return folder + "/" if folder else ""
         return _join(folder, doc_id_name(name, meta))
 
@@ -79,9 +83,12 @@ GENERATOR = Docusaurus()
 
 def _split(rel: str) -> tuple[str, str]:
     """(folder with number prefixes stripped, file name without extension or prefix)."""
-    parts = strip_suffix(rel).split("/")
-    folders = [_NUMBER_PREFIX.sub("", p) for p in parts[:-1]]
-    return "/".join(folders), _NUMBER_PREFIX.sub("", parts[-1])
+    parts = [strip_number_prefix(p) for p in strip_suffix(rel).split("/")]
+    return "/".join(parts[:-1]), parts[-1]
+
+
+def strip_number_prefix(name: str) -> str:
+    return name if _NOT_A_PREFIX.match(name) else _NUMBER_PREFIX.sub("", name, count=1)
 
 
 def doc_id_name(name: str, meta: Mapping) -> str:

@@ -242,23 +242,23 @@ def _without_components(raw: str) -> str:
     return "".join(parts)
 
 
-def slugify(heading: str, keep: str = "-_ ") -> str:
+def slugify(heading: str, keep: str = "-_ ", *, plain: bool = False) -> str:
     """The anchor GitHub gives a heading: lowercase words joined by '-'.
 
     Letters (any script), digits, combining marks, '-' and '_' survive; other punctuation
     is dropped and each space becomes '-'. May return "" (see ``Slugger`` for a fallback).
     """
-    text = strip_inline(heading).lower()
+    text = (heading if plain else strip_inline(heading)).lower()
     kept = "".join(
         ch for ch in text if ch.isalnum() or ch in keep or unicodedata.category(ch).startswith("M")
     )
     return kept.strip().replace(" ", "-")
 
 
-def slugify_mintlify(heading: str) -> str:
+def slugify_mintlify(heading: str, *, plain: bool = False) -> str:
     """The anchor a Mintlify site gives a heading: GitHub's, except that '/' is kept
     (`tools/list` -> `tools/list`; the sites' own links read `#tools%2Flist`)."""
-    return slugify(heading, keep="-_ /")
+    return slugify(heading, keep="-_ /", plain=plain)
 
 
 # VitePress (markdown-it-anchor with VitePress's slugify): accents dropped, every run of
@@ -269,9 +269,9 @@ _VP_CONTROL = re.compile(r"[\x00-\x1f]")
 _VP_COMBINING = re.compile(r"[\u0300-\u036f]")
 
 
-def slugify_vitepress(heading: str) -> str:
+def slugify_vitepress(heading: str, *, plain: bool = False) -> str:
     """The anchor a VitePress site gives a heading (its default slugify)."""
-    text = unicodedata.normalize("NFKD", strip_inline(heading))
+    text = unicodedata.normalize("NFKD", heading if plain else strip_inline(heading))
     text = _VP_CONTROL.sub("", _VP_COMBINING.sub("", text))
     text = _VP_SPECIAL.sub("-", text).strip("-")
     return re.sub(r"^(\d)", r"_\1", text).lower()
@@ -284,9 +284,9 @@ _MK_DROP = re.compile(r"[^\w\s-]")
 _MK_JOIN = re.compile(r"[-\s]+")
 
 
-def slugify_mkdocs(heading: str) -> str:
+def slugify_mkdocs(heading: str, *, plain: bool = False) -> str:
     """The anchor an MkDocs site gives a heading (Python-Markdown's toc slugify)."""
-    text = unicodedata.normalize("NFKD", strip_inline(heading))
+    text = unicodedata.normalize("NFKD", heading if plain else strip_inline(heading))
     text = text.encode("ascii", "ignore").decode("ascii")
     return _MK_JOIN.sub("-", _MK_DROP.sub("", text).strip().lower())
 
@@ -297,9 +297,9 @@ _DU_OTHER = re.compile(r"[^a-z0-9]+")
 _DU_ENDS = re.compile(r"^[-0-9]+|-+$")
 
 
-def slugify_docutils(heading: str) -> str:
+def slugify_docutils(heading: str, *, plain: bool = False) -> str:
     """The id docutils (and so Sphinx) gives a section title."""
-    text = unicodedata.normalize("NFKD", strip_inline(heading).lower())
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).lower())
     text = text.encode("ascii", "ignore").decode("ascii")
     return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
 
@@ -340,6 +340,8 @@ class Slugger:
     (or foo_1, foo_2 on MkDocs).
 
     ``style`` names the site generator whose slug rules the anchors follow (``ANCHOR_STYLES``).
+    ``slug`` takes a heading as its text reads (``heading_text``): markup already gone, so a
+    code span's ``<Tabs>`` counts as the characters it shows.
     """
 
     def __init__(self, style: str = "github") -> None:
@@ -352,7 +354,7 @@ class Slugger:
         if custom:
             self._seen.setdefault(custom, 0)
             return custom
-        base = self._slugify(heading) or self._fallback
+        base = self._slugify(heading, plain=True) or self._fallback
         candidate = base
         while candidate in self._seen or not candidate:
             self._seen[base] = self._seen.get(base, 0) + 1

@@ -37,7 +37,7 @@ class MkDocs(Generator):
         clean = data.get("use_directory_urls")
         exclude = data.get("exclude_docs")
         patterns = tuple(
-            line.strip().lstrip("/")
+            _glob(line.strip())
             for line in (exclude.splitlines() if isinstance(exclude, str) else ())
             if line.strip() and not line.strip().startswith(("#", "!"))
         )
@@ -76,6 +76,14 @@ class MkDocs(Generator):
 
 
 GENERATOR = MkDocs()
+
+
+def _glob(line: str) -> str:
+    """An ``exclude_docs`` line (gitignore syntax) as a glob: ``drafts/`` is that folder
+    anywhere, a name without '/' matches at any depth, ``/x`` only at the top."""
+    anchored = line.startswith("/")
+    pattern = line.strip("/") + ("/**" if line.endswith("/") else "")
+    return pattern if anchored or "/" in line.strip("/") else "**/" + pattern
 
 
 class _Lenient(yaml.SafeLoader):
