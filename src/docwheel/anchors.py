@@ -10,7 +10,7 @@ where the headings that a hit's URL may point at begin.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .models import Anchor
 
@@ -26,7 +26,8 @@ def to_stored(anchors: Sequence[Anchor]) -> tuple[tuple[str, str, int, int], ...
 def from_stored(value: object) -> tuple[Anchor, ...]:
     if not value:
         return ()
-    return tuple(Anchor(str(a), str(h), int(lv), int(o)) for a, h, lv, o in value)  # type: ignore[union-attr]
+    rows: Any = value  # pairs of a stored tuple, as to_stored wrote them
+    return tuple(Anchor(str(a), str(h), int(lv), int(o)) for a, h, lv, o in rows)
 
 
 class Part(NamedTuple):

@@ -301,7 +301,9 @@ def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]
 
 
 # `<a name="custom-parser-api"></a>`, `<a id="x">`: a link target a page author placed.
-_HTML_ANCHOR = re.compile(r"""<a\s(?:[^<>]*?\s)?(?:name|id)\s*=\s*["']([^"'<>\s]+)["'][^<>]*>""", re.I)
+_HTML_ANCHOR = re.compile(
+    r"""<a\s(?:[^<>]*?\s)?(?:name|id)\s*=\s*["']([^"'<>\s]+)["'][^<>]*>""", re.I
+)
 
 
 class _InsideAnchors:
@@ -329,7 +331,9 @@ class _InsideAnchors:
         self._taken.update(found)
         return found
 
-    def read(self, numbers: Sequence[int], head: _Heading | None = None) -> tuple[str, tuple[Anchor, ...]]:
+    def read(
+        self, numbers: Sequence[int], head: _Heading | None = None
+    ) -> tuple[str, tuple[Anchor, ...]]:
         """The text of lines ``numbers``, blank lines trimmed at both ends, and the
         anchors in it (offsets into that text)."""
         lines, kinds = self._lines, self._kinds

@@ -138,7 +138,9 @@ def placed_snippet(
     nothing matched. The snippet is the same with or without marks."""
     wanted = set(query_terms)
     if len(markdown) > EXCERPT_FROM:
-        excerpt, cut_before, cut_after, found, lo, shift = _excerpt(markdown, _probes(wanted), width)
+        excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
+            markdown, _probes(wanted), width
+        )
         # No query term anywhere in the raw text: the opening it is. Otherwise the raw
         # text's matches may all sit in link targets or tags the reader never sees, and
         # then the whole section is searched after all.
@@ -151,8 +153,8 @@ def placed_snippet(
         if placed is not None:
             snippet, under, matched = placed
             return snippet, (above + under if under >= 0 else above - 1) if matched else -1
-    snippet, under, _matched = _snippet(markdown, wanted, terms_of, width, marks=marks) or ("", -1, False)
-    return snippet, under
+    whole = _snippet(markdown, wanted, terms_of, width, marks=marks)
+    return (whole[0], whole[1]) if whole is not None else ("", -1)
 
 
 def _snippet(
