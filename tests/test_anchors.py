@@ -87,6 +87,14 @@ def test_headings_in_code_and_ids_that_repeat_a_heading_are_not_anchors():
     assert setup.anchors == (Anchor("my-id", "Custom", 4, setup.text.index("#### Custom")),)
 
 
+def test_a_heading_is_slugged_from_what_it_shows_not_from_its_text_stripped_twice():
+    """A code span showing a tag is text on the page: `<StarlightPage>` stays in the slug."""
+    page = parse("## `<Tabs>` component\n\n#### `<StarlightPage>` component\n\nText.\n")
+    tabs = section(page, "tabs-component")
+    assert tabs.heading == "<Tabs> component"
+    assert [a.anchor for a in tabs.anchors] == ["starlightpage-component"]
+
+
 def test_deep_headings_before_the_first_section_belong_to_the_intro():
     page = parse("# Title\n\nIntro.\n\n#### Note\n\nA note.\n\n## Next\n\nMore.\n")
     assert page.sections[0].anchors == (Anchor("note", "Note", 4, 8),)

@@ -282,6 +282,7 @@ class _Heading(NamedTuple):
     level: int
     text: str
     anchor: str | None = None  # from a `{#custom-id}` suffix
+    markup: str = ""  # as written: its slug is made from this, not from the stripped text
 
 
 def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]:
@@ -296,7 +297,7 @@ def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]
             raw = raw[: custom.start()]
         if raw:
             anchor = custom.group(1) if custom and custom.start() > 0 else None
-            headings.append(_Heading(i, len(m.group(1)), strip_inline(raw) or raw, anchor))
+            headings.append(_Heading(i, len(m.group(1)), strip_inline(raw) or raw, anchor, raw))
     return headings
 
 
@@ -842,7 +843,7 @@ def parse_markdown(
     )
 
     slugger = Slugger(anchors)  # every heading takes a number, as on the rendered page
-    ids = {h.line: slugger.slug(h.text, h.anchor) for h in headings}
+    ids = {h.line: slugger.slug(h.markup or h.text, h.anchor) for h in headings}
     heads = [h for h in headings if h.line != title_line and h.level <= max_level]
     deep = {h.line: h for h in headings if h.line != title_line and h.level > max_level}
     inside = _InsideAnchors(lines, kinds, deep, ids)
