@@ -299,7 +299,10 @@ def anchor_links(name: str) -> AnchorLinks | None:
 
     kind, path, base_url = LINKED[name]
     config = parse_config(
-        {"name": name, "sources": [{"name": "docs", "kind": kind, "path": path, "base_url": base_url}]},
+        {
+            "name": name,
+            "sources": [{"name": "docs", "kind": kind, "path": path, "base_url": base_url}],
+        },
         base_dir=CORPORA / name,
         origin=f"{name}/docwheel.yaml",
     )
@@ -324,16 +327,16 @@ def anchor_links(name: str) -> AnchorLinks | None:
     return AnchorLinks(links, sections, anchors, tuple(missed))
 
 
-def test_links_to_deep_anchors_land_on_anchors_docwheel_knows(capsys: pytest.CaptureFixture) -> None:
-    """Prints (with -s) per corpus the share of its own page#anchor links that land on a
-    known anchor: section anchors only, and with the anchors inside sections."""
+def test_links_to_deep_anchors_land_on_anchors_docwheel_knows() -> None:
+    """Prints (``-s``) per corpus the share of its own page#anchor links that land on a
+    known anchor: on section anchors only, and with the anchors inside sections."""
     rows = {name: anchor_links(name) for name in LINKED if (CORPORA / name).is_dir()}
-    with capsys.disabled():
-        print(f"\n{'corpus':<22} {'links':>6} {'sections':>9} {'+ anchors':>10}  missed, e.g.")
-        for name, found in rows.items():
-            if found is None or not found.links:
-                print(f"{name:<22} {'-':>6}")
-                continue
-            share = (f"{n / found.links:.1%}" for n in (found.sections, found.anchors))
-            print(f"{name:<22} {found.links:>6} {next(share):>9} {next(share):>10}  {'; '.join(found.missed)}")
+    print(f"\n{'corpus':<22} {'links':>6} {'sections':>9} {'+ anchors':>10}  missed, e.g.")
+    for name, found in rows.items():
+        if found is None or not found.links:
+            print(f"{name:<22} {'-':>6}")
+            continue
+        sections, anchors = (f"{n / found.links:.1%}" for n in (found.sections, found.anchors))
+        missed = "; ".join(found.missed)
+        print(f"{name:<22} {found.links:>6} {sections:>9} {anchors:>10}  {missed}")
     assert all(found.anchors >= found.sections for found in rows.values() if found is not None)
