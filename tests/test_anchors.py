@@ -15,6 +15,7 @@ import docwheel
 from docwheel.anchors import from_stored, heading_marks, part_of, to_stored
 from docwheel.build import build_from_file
 from docwheel.errors import UnknownRefError
+from docwheel.library import open_docs
 from docwheel.llms import parse_llms_full
 from docwheel.markdown import parse_markdown
 from docwheel.models import Anchor
@@ -254,6 +255,21 @@ def test_llms_full_hits_carry_deep_anchors_too(docs):
     assert docs.read(hit.url.replace("https://acme.example/", "hooks:")).text.startswith(
         "#### Verifying a signature"
     )
+
+
+def test_a_library_of_snapshots_reads_deep_anchors_and_suggests_them_by_its_names(
+    index_dir, tmp_path
+):
+    site = f"  - name: site\n    kind: markdown\n    path: {ANCHORS / 'site'}\n"
+    other = write_config(tmp_path, f"name: other\nsources:\n{site}")
+    build_from_file(other, tmp_path / "index")
+    with open_docs([index_dir, tmp_path / "index"]) as library:
+        doc = library.read("anchors.site:client/options#jitter")
+        assert (doc.ref, doc.url) == ("anchors.site:client/options#jitter", f"{SITE}#jitter")
+        assert library.read("other.site:client/options#jitter").url == "client/options.md#jitter"
+        with pytest.raises(UnknownRefError) as caught:
+            library.read("other.site:client/options#jiter")
+    assert "other.site:client/options#jitter" in caught.value.suggestions
 
 
 def test_docwheel_read_resolves_a_deep_anchor(index_dir):
