@@ -61,7 +61,15 @@ def test_headings_below_the_split_are_anchors_of_their_section_numbered_as_the_p
 def test_an_html_anchor_before_a_section_heading_names_that_heading_not_the_section_above():
     page = parse((ANCHORS / "site" / "client" / "options.md").read_text(encoding="utf-8"))
     assert section(page, "proxy").anchors == (Anchor("proxy-settings", "Proxy", 3, 0),)
-    assert "proxy-settings" not in {a.anchor for a in section(page, "retries").anchors}
+    retries = section(page, "retries")
+    assert "proxy-settings" not in {a.anchor for a in retries.anchors}
+    assert retries.text.endswith("thirty seconds is cancelled.")  # its line went with it
+
+
+def test_an_html_anchor_in_code_is_shown_not_a_target_and_one_ending_the_page_is_kept():
+    page = parse("## A\n\nWrite `<a id=\"x\"></a>` to mark a place.\n\n<a id=\"end\"></a>\n")
+    a = section(page, "a")
+    assert a.anchors == (Anchor("end", "", 0, a.text.index("<a id=\"end\">")),)
 
 
 def test_an_html_anchor_inside_a_heading_line_or_inside_prose():
@@ -222,7 +230,7 @@ def test_read_of_a_numbered_duplicate_heading_gives_the_second_one(docs):
 
 def test_read_of_an_html_anchor_gives_the_heading_it_names(docs):
     timeouts = docs.read(f"{OPTIONS}#legacy-timeouts")
-    assert timeouts.text.startswith("#### Timeouts\n\nA request that takes longer")
+    assert timeouts.text == "#### Timeouts\n\nA request that takes longer than thirty seconds is cancelled."
     assert timeouts.section.endswith("Retries > Timeouts")
     proxy = docs.read(f"{OPTIONS}#proxy-settings")  # names a section's own heading
     assert proxy.text == docs.read(f"{OPTIONS}#proxy").text

@@ -328,49 +328,59 @@ class _InsideAnchors:
     def _names(self, line: str) -> list[str]:
         if "<a" not in line and "<A" not in line:
             return []
+        if "`" in line:
+            line = _CODE_SPAN.sub("", line)  # `<a id="x">` in code is shown, not a target
         found = [n for n in _HTML_ANCHOR.findall(line) if n not in self._taken]
         self._taken.update(found)
         return found
 
     def read(
-        self, numbers: Sequence[int], head: _Heading | None = None
+        self, numbers: Sequence[int], head: _Heading | None = None, last: bool = False
     ) -> tuple[str, tuple[Anchor, ...]]:
         """The text of lines ``numbers``, blank lines trimmed at both ends, and the
-        anchors in it (offsets into that text)."""
+        anchors in it (offsets into that text). Unless it is the ``last`` section, HTML
+        anchor lines that end it go with the next heading, out of this text."""
         lines, kinds = self._lines, self._kinds
-        start, end = 0, len(numbers)
-        while start < end and not lines[numbers[start]].strip():
-            start += 1
-        while end > start and not lines[numbers[end - 1]].strip():
-            end -= 1
-        kept = numbers[start:end]
+        kept = _trim(numbers, lines)
         found: list[Anchor] = []
         if head is not None:  # what the previous section carried, and the heading line's own
             names = self._carried + self._names(lines[head.line])
             found += [Anchor(name, head.text, head.level, 0) for name in names]
-        elif self._carried:
-            found += [Anchor(name, "", 0, 0) for name in self._carried]
-        pending: list[tuple[str, int]] = []  # HTML anchors waiting for the next heading
+        pending: list[tuple[str, int, int]] = []  # HTML anchors waiting for the next heading
         offset = 0
-        for i in kept:
+        for k, i in enumerate(kept):
             line = lines[i]
             if kinds[i] == PROSE:
                 deep = self._deep.get(i)
                 names = self._names(line)
                 if deep is not None:
                     found.append(Anchor(self._ids[i], deep.text, deep.level, offset))
-                    names = [name for name, _ in pending] + names
+                    names = [name for name, _, _ in pending] + names
                     found += [Anchor(name, deep.text, deep.level, offset) for name in names]
                     pending = []
                 elif names and not _HTML_ANCHOR.sub("", line).replace("</a>", "").strip():
-                    pending += [(name, offset) for name in names]
+                    pending += [(name, offset, k) for name in names]
                 elif line.strip():
-                    found += [Anchor(name, "", 0, at) for name, at in pending]
+                    found += [Anchor(name, "", 0, at) for name, at, _ in pending]
                     found += [Anchor(name, "", 0, offset) for name in names]
                     pending = []
             offset += len(line) + 1
-        self._carried = [name for name, _ in pending]
+        if pending and last:
+            found += [Anchor(name, "", 0, at) for name, at, _ in pending]
+        elif pending:
+            kept = _trim(kept[: pending[0][2]], lines)
+        self._carried = [] if last else [name for name, _, _ in pending]
         return "\n".join(lines[i] for i in kept), tuple(sorted(found, key=lambda a: a.offset))
+
+
+def _trim(numbers: Sequence[int], lines: Sequence[str]) -> Sequence[int]:
+    """``numbers`` without the blank lines at either end."""
+    start, end = 0, len(numbers)
+    while start < end and not lines[numbers[start]].strip():
+        start += 1
+    while end > start and not lines[numbers[end - 1]].strip():
+        end -= 1
+    return numbers[start:end]
 
 
 # -- frontmatter and MDX -----------------------------------------------------------------
@@ -849,7 +859,7 @@ def parse_markdown(
     inside = _InsideAnchors(lines, kinds, deep, ids)
 
     intro_end = heads[0].line if heads else len(lines)
-    text, found = inside.read([i for i in range(intro_end) if i != title_line])
+    text, found = inside.read([i for i in range(intro_end) if i != title_line], last=not heads)
     sections = [Section(anchor="", heading="", level=0, path=(page_title,), text=text, anchors=found)]
     stack: list[_Heading] = []
     for k, head in enumerate(heads):
@@ -857,7 +867,7 @@ def parse_markdown(
             stack.pop()
         stack.append(head)
         end = heads[k + 1].line if k + 1 < len(heads) else len(lines)
-        text, found = inside.read(range(head.line + 1, end), head)
+        text, found = inside.read(range(head.line + 1, end), head, last=k + 1 == len(heads))
         sections.append(
             Section(
                 anchor=ids[head.line],
