@@ -230,7 +230,9 @@ def test_read_of_a_numbered_duplicate_heading_gives_the_second_one(docs):
 
 def test_read_of_an_html_anchor_gives_the_heading_it_names(docs):
     timeouts = docs.read(f"{OPTIONS}#legacy-timeouts")
-    assert timeouts.text == "#### Timeouts\n\nA request that takes longer than thirty seconds is cancelled."
+    assert timeouts.text == (
+        "#### Timeouts\n\nA request that takes longer than thirty seconds is cancelled."
+    )
     assert timeouts.section.endswith("Retries > Timeouts")
     proxy = docs.read(f"{OPTIONS}#proxy-settings")  # names a section's own heading
     assert proxy.text == docs.read(f"{OPTIONS}#proxy").text

@@ -859,7 +859,8 @@ def parse_markdown(
     inside = _InsideAnchors(lines, kinds, deep, ids)
 
     intro_end = heads[0].line if heads else len(lines)
-    text, found = inside.read([i for i in range(intro_end) if i != title_line], last=not heads)
+    intro = [i for i in range(intro_end) if i != title_line]
+    text, found = inside.read(intro, last=not heads)
     sections = [Section(anchor="", heading="", level=0, path=(page_title,), text=text, anchors=found)]
     stack: list[_Heading] = []
     for k, head in enumerate(heads):
