@@ -270,11 +270,11 @@ def page_links(pages: list, base_url: str) -> Iterator[tuple[object, str, str]]:
     """(linking page, linked page path, anchor) for each link with an anchor, outside code,
     that names a page of the same site: ``](#a)``, ``](page.md#a)``, ``](/guide/x#a)``,
     ``](https://site/x#a)`` and reference definitions ``[x]: page.md#a``. Links are resolved
-    against the linking page's URL, as a browser does; the page path is what docwheel's
-    page paths are (``markdown.page_path_from_url`` of the part after ``base_url``)."""
+    against the linking page's URL, as a browser does; the linked page is named by
+    ``site_path`` of the URL."""
     from urllib.parse import unquote, urljoin
 
-    from docwheel.markdown import PROSE, classify_lines, page_path_from_url
+    from docwheel.markdown import PROSE, classify_lines
 
     for page in pages:
         for section in page.sections:
@@ -288,7 +288,15 @@ def page_links(pages: list, base_url: str) -> Iterator[tuple[object, str, str]]:
                     url, _, anchor = urljoin(page.url, target).partition("#")
                     if not anchor or not url.startswith(base_url):
                         continue
-                    yield page, page_path_from_url(url[len(base_url) :]), unquote(anchor)
+                    yield page, site_path(url, base_url), unquote(anchor)
+
+
+def site_path(url: str, base_url: str) -> str:
+    """A page's place on its site: its URL after ``base_url``, as docwheel makes page paths
+    (``markdown.page_path_from_url``); links and pages are matched by it."""
+    from docwheel.markdown import page_path_from_url
+
+    return page_path_from_url(url[len(base_url) :] if url.startswith(base_url) else url)
 
 
 def anchor_links(name: str) -> AnchorLinks | None:
@@ -310,7 +318,7 @@ def anchor_links(name: str) -> AnchorLinks | None:
         pages = load_source(config.sources[0], fetch=lambda url: None).pages
     except SourceError:
         return None
-    by_path = {page.path: page for page in pages}
+    by_path = {site_path(page.url, base_url): page for page in pages}
     links = sections = anchors = 0
     missed: list[str] = []
     for page, linked, anchor in page_links(pages, base_url):
@@ -323,7 +331,7 @@ def anchor_links(name: str) -> AnchorLinks | None:
         sections += anchor in own
         anchors += anchor in own or anchor in inside
         if anchor not in own and anchor not in inside and len(missed) < 3:
-            missed.append(f"{page.path} -> {linked}#{anchor}")
+            missed.append(f"{site_path(page.url, base_url)} -> {linked}#{anchor}")
     return AnchorLinks(links, sections, anchors, tuple(missed))
 
 
