@@ -173,6 +173,16 @@ def test_placed_snippet_names_the_deep_heading_holding_most_of_the_matched_words
         assert snippet == make_snippet(text, terms, _terms_of)
 
 
+def test_a_mark_the_snippet_reads_as_inside_code_does_not_cut_the_code():
+    # An unclosed fence, as this module reads it: the rest is code.
+    text = "Intro words.\n\n```\nneedle in code\n\n#### Later\n\nmore needle code"
+    marks = [text.index("#### Later")]
+    assert placed_snippet(text, {"needle"}, _terms_of, marks=marks) == (
+        make_snippet(text, {"needle"}, _terms_of),
+        -1,
+    )
+
+
 def test_placed_snippet_finds_the_deep_heading_in_a_long_section_cut_to_an_excerpt():
     filler = "".join(f"Filler sentence number {n} about nothing much.\n\n" for n in range(150))
     text = f"{filler}#### Far down\n\n{filler}#### Farther\n\nThe needle is here.\n\n{filler}"

@@ -136,6 +136,16 @@ def placed_snippet(
     last mark (ascending offsets of line starts in ``markdown``, where deeper headings
     begin) at or before the passage's first match; -1 when it is before them all or
     nothing matched. The snippet is the same with or without marks."""
+    if marks and (fences := _fenced_spans(markdown)):
+        # A mark that this module reads as inside code (its fence rules are simpler than
+        # the parser's) must not cut the text: the code after it would be read as prose.
+        fence_starts = [start for start, _end, _opener in fences]
+        kept = [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
+        if len(kept) < len(marks):
+            snippet, under = placed_snippet(
+                markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept]
+            )
+            return snippet, kept[under] if under >= 0 else -1
     wanted = set(query_terms)
     if len(markdown) > EXCERPT_FROM:
         excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
