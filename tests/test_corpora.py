@@ -238,3 +238,113 @@ def test_the_mcp_pair_yields_matching_pages_from_tree_and_llms_full(built) -> No
     architecture = "https://modelcontextprotocol.io/docs/concepts/architecture"
     assert tree_pages[architecture] == full_pages[architecture] == "Core architecture"
     assert len(set(tree_pages) & set(full_pages)) >= 15
+
+
+# -- links into pages: how many of a docs set's own anchors docwheel knows ----------------
+
+# Every corpus whose pages link to one another, with the site its links are written against.
+LINKED = {
+    **{name: (c.kind, c.path, c.base_url) for name, c in CORPUS.items()},
+    "uv-docs": ("markdown", "docs", "https://docs.astral.sh/uv/"),
+    "prettier-docs": ("markdown", "docs", "https://prettier.io/docs/"),
+    "vitest-docs": ("markdown", "docs", "https://vitest.dev/"),
+    "starlight-docs": ("markdown", "docs", "https://starlight.astro.build/"),
+}
+
+_LINK_TARGET = re.compile(r"\]\(\s*<?([^)\s>]*#[^)\s>]*)>?(?:\s+[\"'][^)]*[\"'])?\s*\)")
+_LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S*#\S*?)>?(?:\s|$)")
+
+
+class AnchorLinks(NamedTuple):
+    """A docs set's own links to ``page#anchor`` (pages it holds), and how many land on an
+    anchor docwheel knows: a section's anchor only (``sections``), or also one inside a
+    section (``anchors``: deeper headings, HTML anchors)."""
+
+    links: int
+    sections: int
+    anchors: int
+    missed: tuple[str, ...]  # a few links that land on no known anchor, for a reader
+
+
+def page_links(pages: list, base_url: str) -> Iterator[tuple[object, str, str]]:
+    """(linking page, linked page path, anchor) for each link with an anchor, outside code,
+    that names a page of the same site: ``](#a)``, ``](page.md#a)``, ``](/guide/x#a)``,
+    ``](https://site/x#a)`` and reference definitions ``[x]: page.md#a``. Links are resolved
+    against the linking page's URL, as a browser does; the linked page is named by
+    ``site_path`` of the URL."""
+    from urllib.parse import unquote, urljoin
+
+    from docwheel.formats.markdown import PROSE, classify_lines
+
+    for page in pages:
+        for section in page.sections:
+            lines = section.text.split("\n")
+            for line, kind in zip(lines, classify_lines(lines)):
+                if kind != PROSE or "#" not in line:
+                    continue
+                line = _CODE_SPAN.sub("", line)
+                targets = _LINK_TARGET.findall(line) + _LINK_DEFINITION.findall(line)
+                for target in targets:
+                    url, _, anchor = urljoin(page.url, target).partition("#")
+                    if not anchor or not url.startswith(base_url):
+                        continue
+                    yield page, site_path(url, base_url), unquote(anchor)
+
+
+def site_path(url: str, base_url: str) -> str:
+    """A page's place on its site: its URL after ``base_url``, as docwheel makes page paths
+    (``markdown.page_path_from_url``); links and pages are matched by it."""
+    from docwheel.formats.markdown import page_path_from_url
+
+    return page_path_from_url(url[len(base_url) :] if url.startswith(base_url) else url)
+
+
+def anchor_links(name: str) -> AnchorLinks | None:
+    """``AnchorLinks`` of corpus ``name``, from its pages as docwheel parses them (no index
+    is built); None when docwheel reads no pages from it."""
+    from docwheel.errors import SourceError
+    from docwheel.sources import load_source
+
+    kind, path, base_url = LINKED[name]
+    config = parse_config(
+        {
+            "name": name,
+            "sources": [{"name": "docs", "kind": kind, "path": path, "base_url": base_url}],
+        },
+        base_dir=CORPORA / name,
+        origin=f"{name}/docwheel.yaml",
+    )
+    try:
+        pages = load_source(config.sources[0], fetch=lambda url: None).pages
+    except SourceError:
+        return None
+    by_path = {site_path(page.url, base_url): page for page in pages}
+    links = sections = anchors = 0
+    missed: list[str] = []
+    for page, linked, anchor in page_links(pages, base_url):
+        target = by_path.get(linked)
+        if target is None:
+            continue  # a page the corpus does not hold (generated reference, another site)
+        links += 1
+        own = {s.anchor for s in target.sections}
+        inside = {a.anchor for s in target.sections for a in s.anchors}
+        sections += anchor in own
+        anchors += anchor in own or anchor in inside
+        if anchor not in own and anchor not in inside and len(missed) < 3:
+            missed.append(f"{site_path(page.url, base_url)} -> {linked}#{anchor}")
+    return AnchorLinks(links, sections, anchors, tuple(missed))
+
+
+def test_links_to_deep_anchors_land_on_anchors_docwheel_knows() -> None:
+    """Prints (``-s``) per corpus the share of its own page#anchor links that land on a
+    known anchor: on section anchors only, and with the anchors inside sections."""
+    rows = {name: anchor_links(name) for name in LINKED if (CORPORA / name).is_dir()}
+    print(f"\n{'corpus':<22} {'links':>6} {'sections':>9} {'+ anchors':>10}  missed, e.g.")
+    for name, found in rows.items():
+        if found is None or not found.links:
+            print(f"{name:<22} {'-':>6}")
+            continue
+        sections, anchors = (f"{n / found.links:.1%}" for n in (found.sections, found.anchors))
+        missed = "; ".join(found.missed)
+        print(f"{name:<22} {found.links:>6} {sections:>9} {anchors:>10}  {missed}")
+    assert all(found.anchors >= found.sections for found in rows.values() if found is not None)

@@ -59,6 +59,8 @@ def sample_docs(count: int) -> list[IndexDoc]:
                 description="about servers" if n % 3 == 0 else "",
                 body=" ".join(words[: len(words) // 2]),
                 code=" ".join(words[len(words) // 2 :]),
+                # Some sections hold deeper headings; most store no anchors at all.
+                anchors=(("deep", "Deep", 4, 3), (f"t{n}", "", 0, 9)) if n % 4 == 0 else None,
             )
         )
     return docs

@@ -136,7 +136,7 @@ def test_a_cut_inside_a_long_code_block_keeps_it_code():
     text = "Intro.\n\n```python\n" + code + "\nrotate_key(now)\n```\n\nThe end.\n"
     snippet = make_snippet(text, {"rotate_key"}, lambda w: [w.lower()])
     assert "**rotate_key**(now)" in snippet and "```" not in snippet and "python" not in snippet
-    excerpt, cut_before, cut_after, found = _excerpt(text, {"rotate_key"}, 300)
+    excerpt, cut_before, cut_after, found, _lo, _shift = _excerpt(text, {"rotate_key"}, 300)
     assert found and cut_before and not cut_after and excerpt.startswith("```python\nline_")
     assert [seg.is_code for seg in plain_segments(excerpt)] == [True, False]
 

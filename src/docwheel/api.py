@@ -14,15 +14,16 @@ import json
 import os
 from pathlib import Path
 
+from .anchors import from_stored, heading_marks, part_of
 from .errors import IndexLoadError, QueryError, UnknownRefError
 from .index import Outcome, Scope, WhooshIndex
 from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
-from .snippets import make_snippet
+from .snippets import placed_snippet
 from .versions import newest_first, version_key
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 13
+INDEX_FORMAT = 14
 MAX_LIMIT = 50
 SEARCH_MODES = ("hybrid", "lexical")
 
@@ -304,13 +305,18 @@ class DocIndex:
         explain: dict | None,
         other_versions: tuple[str, ...] = (),
     ) -> Hit:
+        # A match under a heading deeper than the section's: the URL points at that heading.
+        offsets, names = heading_marks(from_stored(doc.get("anchors")), doc["level"])
+        snippet, under = placed_snippet(
+            doc["content"], terms, self._wix.word_terms, marks=offsets
+        )
         return Hit(
             ref=doc["ref"],
             title=doc["page_title"],
-            url=_section_url(doc),
+            url=f"{doc['url']}#{names[under]}" if under >= 0 else _section_url(doc),
             source=doc["source"],
             section=doc["section"],
-            snippet=make_snippet(doc["content"], terms, self._wix.word_terms),
+            snippet=snippet,
             score=round(score, 4),
             text=doc["content"] if full_text else None,
             explain=explain,
@@ -332,7 +338,7 @@ class DocIndex:
         if anchor:
             doc = self._wix.stored(ref)
             if doc is None:
-                raise UnknownRefError(ref, self._suggest(ref))
+                return self._read_inside(ref, page_ref, anchor)
             return Document(
                 ref=ref,
                 title=doc["page_title"],
@@ -358,9 +364,39 @@ class DocIndex:
             version=first.get("version") or None,
         )
 
+    def _read_inside(self, ref: str, page_ref: str, anchor: str) -> Document:
+        """``read`` of an anchor inside a section (a deeper heading, an HTML anchor): the
+        part of the section it stands for, its heading path down to that heading."""
+        for doc in self._wix.stored_page(page_ref):
+            found = part_of(doc["content"], from_stored(doc.get("anchors")), anchor, doc["level"])
+            if found is None:
+                continue
+            text = doc["content"][found.start : found.end].strip()
+            if not found.headings:  # the section itself (an alias of its heading)
+                text = _with_heading(doc) if found.start == 0 else text
+            return Document(
+                ref=ref,
+                title=doc["page_title"],
+                url=f"{doc['url']}#{anchor}",
+                source=doc["source"],
+                section=" > ".join((doc["section"], *found.headings)),
+                text=text,
+                version=doc.get("version") or None,
+            )
+        raise UnknownRefError(ref, self._suggest(ref))
+
+    def refs(self) -> list[str]:
+        """Every ref ``read`` takes: pages (the page intro's ref), sections and the anchors
+        inside sections (``page#deep-anchor``), in build order."""
+        refs = []
+        for doc in self._wix.all_stored():
+            refs.append(doc["ref"])
+            refs += [f"{doc['page_ref']}#{a.anchor}" for a in from_stored(doc.get("anchors"))]
+        return refs
+
     def _suggest(self, ref: str) -> list[str]:
         if self._refs is None:
-            self._refs = [d["ref"] for d in self._wix.all_stored()]
+            self._refs = self.refs()
         return difflib.get_close_matches(ref, self._refs, n=3, cutoff=0.6)
 
     def sections(self) -> list[Document]:

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
+from .anchors import to_stored
 from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
 from .config import Config, SourceConfig, load_config
 from .errors import DocwheelError, SourceError
@@ -419,6 +420,7 @@ def _page_docs(source: SourceConfig, path: str, page: Page, page_no: int) -> Ite
             description=page.description if n == 0 else "",
             body=prose,
             code=code,
+            anchors=to_stored(section.anchors),
         )
 
 

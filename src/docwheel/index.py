@@ -167,6 +167,7 @@ def make_schema() -> fields.Schema:
         version=fields.ID(stored=True),
         url=fields.STORED(),
         anchor=fields.STORED(),
+        anchors=fields.STORED(),  # Section.anchors (anchors.to_stored); absent when none
         page_title=fields.STORED(),
         heading_text=fields.STORED(),
         section=fields.STORED(),

@@ -86,6 +86,8 @@ class IndexDoc:
     description: str
     body: str
     code: str
+    # The ids inside the section's text (``anchors.to_stored``); None stores nothing.
+    anchors: tuple[tuple[str, str, int, int], ...] | None = None
 
 
 def write_index(

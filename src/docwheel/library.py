@@ -224,9 +224,18 @@ class Library:
                     pass
         raise UnknownRefError(str(ref), self._suggest(str(ref)))
 
+    def refs(self) -> list[str]:
+        """Every ref ``read`` takes, as the library shows them (``DocIndex.refs``)."""
+        found = []
+        for part, shown in zip(self.parts, self._shown):
+            for ref in part.refs():
+                own = ref.partition(":")[0].partition("@")[0]  # the source's name
+                found.append(shown.get(own, own) + ref[len(own) :])
+        return found
+
     def _suggest(self, ref: str) -> list[str]:
         if self._refs is None:
-            self._refs = [doc.ref for doc in self.sections()]
+            self._refs = self.refs()
         return difflib.get_close_matches(ref, self._refs, n=3, cutoff=0.6)
 
     def sections(self) -> list[Document]:

@@ -213,7 +213,8 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
             str,
             Field(
                 description="A ref from search_docs or list_docs: 'source:path' for a page, "
-                "'source:path#anchor' for a section."
+                "'source:path#anchor' for a section; the anchor of a url (any heading's, "
+                "however deep) reads the part under that heading."
             ),
         ],
         max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,

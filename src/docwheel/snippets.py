@@ -11,7 +11,7 @@ import bisect
 import html
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 WIDTH = 300
@@ -121,17 +121,50 @@ def make_snippet(
 
     Prose outranks code when both match; when nothing matches, the opening of the section.
     """
+    return placed_snippet(markdown, query_terms, terms_of, width=width)[0]
+
+
+def placed_snippet(
+    markdown: str,
+    query_terms: Iterable[str],
+    terms_of: Callable[[str], Iterable[str]],
+    *,
+    width: int = WIDTH,
+    marks: Sequence[int] = (),
+) -> tuple[str, int]:
+    """``make_snippet``, and under which of ``marks`` the passage lies: the index of the
+    last mark (ascending offsets of line starts in ``markdown``, where deeper headings
+    begin) at or before the passage's first match; -1 when it is before them all or
+    nothing matched. The snippet is the same with or without marks."""
+    if marks and (fences := _fenced_spans(markdown)):
+        # A mark that this module reads as inside code (its fence rules are simpler than
+        # the parser's) must not cut the text: the code after it would be read as prose.
+        fence_starts = [start for start, _end, _opener in fences]
+        kept = [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
+        if len(kept) < len(marks):
+            snippet, under = placed_snippet(
+                markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept]
+            )
+            return snippet, kept[under] if under >= 0 else -1
     wanted = set(query_terms)
     if len(markdown) > EXCERPT_FROM:
-        excerpt, cut_before, cut_after, found = _excerpt(markdown, _probes(wanted), width)
+        excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
+            markdown, _probes(wanted), width
+        )
         # No query term anywhere in the raw text: the opening it is. Otherwise the raw
         # text's matches may all sit in link targets or tags the reader never sees, and
         # then the whole section is searched after all.
         needs_match = found and (cut_before or cut_after)
-        snippet = _snippet(excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match)
-        if snippet is not None:
-            return snippet
-    return _snippet(markdown, wanted, terms_of, width) or ""
+        above = bisect.bisect_left(marks, lo)  # marks before the excerpt
+        inside = [m - lo + shift for m in marks[above:] if m - lo < len(excerpt) - shift]
+        placed = _snippet(
+            excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match, inside
+        )
+        if placed is not None:
+            snippet, under, matched = placed
+            return snippet, (above + under if under >= 0 else above - 1) if matched else -1
+    whole = _snippet(markdown, wanted, terms_of, width, marks=marks)
+    return (whole[0], whole[1]) if whole is not None else ("", -1)
 
 
 def _snippet(
@@ -142,12 +175,13 @@ def _snippet(
     cut_before: bool = False,
     cut_after: bool = False,
     needs_match: bool = False,
-) -> str | None:
-    """``make_snippet`` for ``markdown``, an excerpt when cut before or after it: None
-    when ``needs_match`` and it holds no visible match."""
-    segments = plain_segments(markdown)
+    marks: Sequence[int] = (),
+) -> tuple[str, int, bool] | None:
+    """``placed_snippet`` for ``markdown``, an excerpt when cut before or after it, and
+    whether it holds a match: None when ``needs_match`` and it holds no visible match."""
+    segments, starts = _marked_segments(markdown, marks)
     if not segments:
-        return ""
+        return "", -1, False
     text = ""
     code_spans: list[tuple[int, int]] = []
     for seg in segments:
@@ -164,7 +198,46 @@ def _snippet(
     marked = _mark(text, start, end, words)
     prefix = "… " if start > 0 or cut_before else ""
     suffix = " …" if end < len(text) or cut_after else ""
-    return f"{prefix}{marked}{suffix}"
+    under = _mark_under(starts, words, start, end) if words and starts else -1
+    return f"{prefix}{marked}{suffix}", under, bool(words)
+
+
+def _mark_under(
+    starts: list[int], words: list[tuple[int, int, str, bool]], start: int, end: int
+) -> int:
+    """Which mark the passage ``text[start:end]`` belongs under: the one whose part of it
+    holds the most distinct query terms (code counting half, as ``_best_start`` does);
+    the first of equals. -1 for the text before the first mark."""
+    found: dict[int, dict[str, float]] = {}
+    for s, e, term, code in words:
+        if s >= start and e <= end:
+            terms = found.setdefault(bisect.bisect_right(starts, s) - 1, {})
+            terms[term] = max(terms.get(term, 0.0), 0.5 if code else 1.0)
+    if not found:
+        return bisect.bisect_right(starts, start) - 1
+    return max(sorted(found), key=lambda k: sum(found[k].values()))
+
+
+def _marked_segments(markdown: str, marks: Sequence[int]) -> tuple[list[_Segment], list[int]]:
+    """``plain_segments(markdown)``, and where the text after each mark begins in the
+    plain text ``_snippet`` joins from them (one character between segments). Cut at the
+    marks, the prose either side of one joins as one segment, so the text is the same."""
+    if not marks:
+        return plain_segments(markdown), []
+    segments: list[_Segment] = []
+    starts: list[int] = []
+    size = -1  # length of the joined text so far, less the separator before the next
+    bounds = [0, *marks, len(markdown)]
+    for k, (lo, hi) in enumerate(zip(bounds, bounds[1:])):
+        if k:
+            starts.append(size + 1)
+        for n, seg in enumerate(plain_segments(markdown[lo:hi])):
+            if n == 0 and k and segments and not seg.is_code and not segments[-1].is_code:
+                segments[-1] = _Segment(f"{segments[-1].text} {seg.text}", False)
+            else:
+                segments.append(seg)
+            size += 1 + len(seg.text)
+    return segments, starts
 
 
 def _probes(wanted: set[str]) -> set[str]:
@@ -173,9 +246,13 @@ def _probes(wanted: set[str]) -> set[str]:
     return {t[:-1] if t.endswith("i") and len(t) > 2 else t for t in wanted if t}
 
 
-def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bool, bool]:
+def _excerpt(
+    markdown: str, probes: set[str], width: int
+) -> tuple[str, bool, bool, bool, int, int]:
     """The whole lines of a long section around its likeliest passage, whether text was
-    cut before and after it, and whether any query term occurs in the raw text at all.
+    cut before and after it, whether any query term occurs in the raw text at all, where
+    the excerpt begins in ``markdown``, and the length of the reopened fence line put
+    before it (0 when none).
 
     Stripping markup from and analysing every word of a long section made snippets most
     of a search's time (a spec page is tens of kilobytes). The passage is found on the raw
@@ -184,7 +261,7 @@ def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bo
     hits = sorted(_probe_hits(markdown.lower(), probes))
     if not hits:
         opening = _whole_lines(markdown, 0, EXCERPT_REACH)
-        return opening, False, len(opening) < len(markdown), False
+        return opening, False, len(opening) < len(markdown), False, 0, 0
     fences = _fenced_spans(markdown)
     fence_starts = [start for start, _end, _opener in fences]
     weights = [0.5 if _inside(fences, fence_starts, at) else 1.0 for at, _probe in hits]
@@ -206,9 +283,11 @@ def _excerpt(markdown: str, probes: set[str], width: int) -> tuple[str, bool, bo
     excerpt = _whole_lines(markdown, lo, EXCERPT_REACH + (best_at - lo))
     cut_after = lo + len(excerpt) < len(markdown)
     opener = _open_fence_at(fences, lo)
+    shift = 0
     if opener is not None:
         excerpt = f"{opener}\n{excerpt}"  # the excerpt starts inside a code block
-    return excerpt, lo > 0, cut_after, True
+        shift = len(opener) + 1
+    return excerpt, lo > 0, cut_after, True, lo, shift
 
 
 def _probe_hits(lowered: str, probes: set[str]) -> list[tuple[int, str]]:

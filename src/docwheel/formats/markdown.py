@@ -23,7 +23,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import yaml
 
-from ..models import Page, Section
+from ..models import Anchor, Page, Section
 
 PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"
 
@@ -381,6 +381,88 @@ def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]
         if raw:
             headings.append(_Heading(i, len(m.group(1)), heading_text(raw) or raw, anchor))
     return headings
+
+
+# `<a name="custom-parser-api"></a>`, `<a id="x">`: a link target a page author placed.
+_HTML_ANCHOR = re.compile(
+    r"""<a\s(?:[^<>]*?\s)?(?:name|id)\s*=\s*["']([^"'<>\s]+)["'][^<>]*>""", re.I
+)
+
+
+class _InsideAnchors:
+    """The anchors inside each section's text (``Section.anchors``): headings deeper than
+    the section split, and HTML anchors. An HTML anchor alone on a line before a heading
+    (or inside the heading line) names that heading, as a browser scrolls to it; elsewhere
+    it is a bare target. Sections are read in page order: anchors that end one section
+    name the next one's heading."""
+
+    def __init__(
+        self,
+        lines: Sequence[str],
+        kinds: Sequence[str],
+        deep: dict[int, _Heading],
+        ids: dict[int, str],
+    ) -> None:
+        self._lines, self._kinds, self._deep, self._ids = lines, kinds, deep, ids
+        self._taken = set(ids.values())  # an <a name> repeating a heading's id adds nothing
+        self._carried: list[str] = []
+
+    def _names(self, line: str) -> list[str]:
+        if "<a" not in line and "<A" not in line:
+            return []
+        if "`" in line:
+            line = _CODE_SPAN.sub("", line)  # `<a id="x">` in code is shown, not a target
+        found = [n for n in _HTML_ANCHOR.findall(line) if n not in self._taken]
+        self._taken.update(found)
+        return found
+
+    def read(
+        self, numbers: Sequence[int], head: _Heading | None = None, last: bool = False
+    ) -> tuple[str, tuple[Anchor, ...]]:
+        """The text of lines ``numbers``, blank lines trimmed at both ends, and the
+        anchors in it (offsets into that text). Unless it is the ``last`` section, HTML
+        anchor lines that end it go with the next heading, out of this text."""
+        lines, kinds = self._lines, self._kinds
+        kept = _trim(numbers, lines)
+        found: list[Anchor] = []
+        if head is not None:  # what the previous section carried, and the heading line's own
+            names = self._carried + self._names(lines[head.line])
+            found += [Anchor(name, head.text, head.level, 0) for name in names]
+        pending: list[tuple[str, int, int]] = []  # HTML anchors waiting for the next heading
+        offset = 0
+        for k, i in enumerate(kept):
+            line = lines[i]
+            if kinds[i] == PROSE:
+                deep = self._deep.get(i)
+                names = self._names(line)
+                if deep is not None:
+                    found.append(Anchor(self._ids[i], deep.text, deep.level, offset))
+                    names = [name for name, _, _ in pending] + names
+                    found += [Anchor(name, deep.text, deep.level, offset) for name in names]
+                    pending = []
+                elif names and not _HTML_ANCHOR.sub("", line).replace("</a>", "").strip():
+                    pending += [(name, offset, k) for name in names]
+                elif line.strip():
+                    found += [Anchor(name, "", 0, at) for name, at, _ in pending]
+                    found += [Anchor(name, "", 0, offset) for name in names]
+                    pending = []
+            offset += len(line) + 1
+        if pending and last:
+            found += [Anchor(name, "", 0, at) for name, at, _ in pending]
+        elif pending:
+            kept = _trim(kept[: pending[0][2]], lines)
+        self._carried = [] if last else [name for name, _, _ in pending]
+        return "\n".join(lines[i] for i in kept), tuple(sorted(found, key=lambda a: a.offset))
+
+
+def _trim(numbers: Sequence[int], lines: Sequence[str]) -> Sequence[int]:
+    """``numbers`` without the blank lines at either end."""
+    start, end = 0, len(numbers)
+    while start < end and not lines[numbers[start]].strip():
+        start += 1
+    while end > start and not lines[numbers[end - 1]].strip():
+        end -= 1
+    return numbers[start:end]
 
 
 # -- frontmatter and MDX -----------------------------------------------------------------
@@ -806,15 +888,6 @@ def unlisted(meta: dict) -> str | None:
     return None
 
 
-def _trimmed(lines: Sequence[str]) -> str:
-    start, end = 0, len(lines)
-    while start < end and not lines[start].strip():
-        start += 1
-    while end > start and not lines[end - 1].strip():
-        end -= 1
-    return "\n".join(lines[start:end])
-
-
 def _choose_title(
     explicit: str, headings: Sequence[_Heading], fallback: str, heading_first: bool = False
 ) -> tuple[str, int | None]:
@@ -860,7 +933,8 @@ def parse_markdown(
     if problem and warn is not None:
         warn(problem)
     lines = clean_body(drop_doc_index(body)).split("\n")
-    headings = _find_headings(lines, classify_lines(lines))
+    kinds = classify_lines(lines)
+    headings = _find_headings(lines, kinds)
     page_title, title_line = _choose_title(
         title or _meta_str(meta, "title"),
         headings,
@@ -871,23 +945,28 @@ def parse_markdown(
     slugger = Slugger(anchors)  # every heading takes a number, as on the rendered page
     ids = {h.line: slugger.slug(h.text, h.anchor) for h in headings}
     heads = [h for h in headings if h.line != title_line and h.level <= max_level]
+    deep = {h.line: h for h in headings if h.line != title_line and h.level > max_level}
+    inside = _InsideAnchors(lines, kinds, deep, ids)
 
     intro_end = heads[0].line if heads else len(lines)
-    intro = [line for i, line in enumerate(lines[:intro_end]) if i != title_line]
-    sections = [Section(anchor="", heading="", level=0, path=(page_title,), text=_trimmed(intro))]
+    intro = [i for i in range(intro_end) if i != title_line]
+    text, found = inside.read(intro, last=not heads)
+    sections = [Section(anchor="", heading="", level=0, path=(page_title,), text=text, anchors=found)]
     stack: list[_Heading] = []
     for k, head in enumerate(heads):
         while stack and stack[-1].level >= head.level:
             stack.pop()
         stack.append(head)
         end = heads[k + 1].line if k + 1 < len(heads) else len(lines)
+        text, found = inside.read(range(head.line + 1, end), head, last=k + 1 == len(heads))
         sections.append(
             Section(
                 anchor=ids[head.line],
                 heading=head.text,
                 level=head.level,
                 path=(page_title, *(h.text for h in stack)),
-                text=_trimmed(lines[head.line + 1 : end]),
+                text=text,
+                anchors=found,
             )
         )
     return Page(
