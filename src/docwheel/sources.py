@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ from .markdown import (
     unlisted,
 )
 from .models import Page
+from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # Folders a docs tree carries that hold no pages.
@@ -160,6 +162,8 @@ def _digest_file(path: Path, shown: str) -> Raw:
     size, bad, blank = 0, -1, True
     with open(path, "rb") as f:
         while block := f.read(1 << 20):
+            if not size:
+                _refuse_non_text(block[:HEAD_BYTES], shown)
             digest.update(block)
             blank = blank and not block.strip()
             if bad < 0:
@@ -204,6 +208,7 @@ def _read_file(path: Path, shown: str) -> Raw:
     data = path.read_bytes()
     if not data.strip():
         raise SourceError("", shown, "empty file")
+    _refuse_non_text(data, shown)
     digest = hashlib.sha256(data).hexdigest()
     try:
         return Raw(shown, data.decode("utf-8"), digest, len(data))
@@ -215,6 +220,13 @@ def _read_file(path: Path, shown: str) -> Raw:
         return Raw(
             shown, data.decode("utf-8", errors="replace"), digest, len(data), problem=problem
         )
+
+
+def _refuse_non_text(head: bytes, shown: str) -> None:
+    """A local file is refused as the same body fetched over HTTP is (``sniff.not_text``)."""
+    refused = not_text(head)
+    if refused:
+        raise SourceError("", shown, f"not text: {refused}")
 
 
 def _fetch(fetch: Callable[[str], object], url: str, *, spool: bool = False) -> Raw:
@@ -348,10 +360,12 @@ def load_markdown(
         )
     assert source.path is not None
     root = source.path
+    warnings: list[str] = []
     if root.is_file():
         files = [(root, root.name)]
     elif root.is_dir():
         files = [(p, p.relative_to(root).as_posix()) for p in _markdown_files(root)]
+        files = [(p, rel) for p, rel in files if _utf8_name(source, rel, warnings)]
     else:
         raise SourceError(source.name, str(root), "path does not exist")
     raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
@@ -359,7 +373,6 @@ def load_markdown(
     located = [
         (raw, urljoin(base, site_url(raw.location)) if base else raw.location) for raw in raws
     ]
-    warnings: list[str] = []
     nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
     # A docs.json or mint.json (even one that cannot be read) says the folder is a Mintlify site.
     mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
@@ -381,6 +394,24 @@ def _markdown_files(root: Path) -> list[Path]:
         ):
             found.append(path)
     return found
+
+
+def _utf8_name(source: SourceConfig, rel: str, warnings: list[str]) -> bool:
+    """Whether a file's path in its folder is UTF-8; if not, warn and skip it.
+
+    A page's path becomes its ref, its URL and manifest text, all UTF-8: a name in another
+    encoding (which Linux hands over as surrogate escapes) cannot be any of them. The
+    warning shows the undecodable bytes as ``\\xe9``.
+    """
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(rel).decode("utf-8", errors="backslashreplace")
+        warnings.append(
+            f"{source.name}: {shown}: skipped: the file name is not valid UTF-8 (rename it)"
+        )
+        return False
+    return True
 
 
 def _fetch_all(source: SourceConfig, fetch: Callable[[str], object], urls: list[str]) -> list[Raw]:
