@@ -116,6 +116,7 @@ def test_a_github_fine_grained_token_is_found() -> None:
         "export GITHUB_TOKEN=${TOKEN} and https://ci:${TOKEN}@git.acme.dev/repo",
         "https://deploy:YOUR_API_KEY@registry.acme.dev/simple",
         "https://deploy:xxxxxxxxxxxxxxxx@registry.acme.dev/simple",
+        "password=secret123 and api_key: YOUR_API_KEY",  # no provider's format
         # toy values: short, stock words (also spelt with digits or escaped), one kind of
         # character, a unit repeated, a provider's prefix cut short
         "https://public:koala@pypi-proxy.corp.dev/simple",
