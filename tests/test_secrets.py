@@ -126,8 +126,8 @@ def test_a_github_fine_grained_token_is_found() -> None:
         "postgres://app:mypassword2024@db.internal.acme.dev/app",
         "git+https://git:github_pat_asdf@github.com/astral-sh/uv",
         "https://ci:ghp_abc123@github.com/acme/repo.git",
-        "xoxb-not-a-real-token-this-will-not-work",
-        "AKIA1111222233334444",
+        "xoxb-" + "not-a-real-token-this-will-not-work",
+        "AKIA" + "1111222233334444",
         "ghp_" + "abc123" * 6,
         "sk_live_" + "Ab1" * 8,
     ],
@@ -313,3 +313,15 @@ def test_every_shared_corpus_builds_without_allow_secrets(name: str) -> None:
         assert exc.reason == "no pages found"
         return
     assert check_secrets([("docs", pages)]) == []
+
+
+@pytest.mark.skipif(not (CORPORA / "uv-docs").is_dir(), reason="uv-docs corpus not available")
+def test_uv_docs_build_without_allow_secrets(tmp_path: Path) -> None:
+    """Its placeholder and toy credentials (git+https://<user>:<token>@…, public:koala@,
+    git:github_pat_asdf@) once failed this build."""
+    config = write_config(
+        tmp_path,
+        f"name: uv\nsources:\n  - name: docs\n    kind: markdown\n"
+        f"    path: {CORPORA / 'uv-docs' / 'docs'}\n    base_url: https://docs.astral.sh/uv/\n",
+    )
+    assert build_from_file(config, tmp_path / "index")["pages"] > 0
