@@ -12,7 +12,6 @@ import dataclasses
 import functools
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -360,12 +359,12 @@ def load_markdown(
         )
     assert source.path is not None
     root = source.path
-    warnings: list[str] = []
+    unnamed: list[str] = []  # files skipped for a name that is not UTF-8
     if root.is_file():
         files = [(root, root.name)]
     elif root.is_dir():
         files = [(p, p.relative_to(root).as_posix()) for p in _markdown_files(root)]
-        files = [(p, rel) for p, rel in files if _utf8_name(source, rel, warnings)]
+        files = [(p, rel) for p, rel in files if _utf8_name(source, rel, unnamed)]
     else:
         raise SourceError(source.name, str(root), "path does not exist")
     raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
@@ -373,11 +372,12 @@ def load_markdown(
     located = [
         (raw, urljoin(base, site_url(raw.location)) if base else raw.location) for raw in raws
     ]
+    warnings: list[str] = []
     nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
     # A docs.json or mint.json (even one that cannot be read) says the folder is a Mintlify site.
     mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
     loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github", parse)
-    loaded.warnings[:0] = warnings
+    loaded.warnings[:0] = unnamed + warnings
     return loaded
 
 
@@ -406,7 +406,8 @@ def _utf8_name(source: SourceConfig, rel: str, warnings: list[str]) -> bool:
     try:
         rel.encode("utf-8")
     except UnicodeEncodeError:
-        shown = os.fsencode(rel).decode("utf-8", errors="backslashreplace")
+        # os.fsencode on Linux: the name's own bytes, shown as \xe9 where not UTF-8
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         warnings.append(
             f"{source.name}: {shown}: skipped: the file name is not valid UTF-8 (rename it)"
         )
