@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -337,6 +338,99 @@ def test_broken_source_fails_naming_source_url_and_reason_and_leaves_nothing(
     assert str(info.value) == f"source 'web' ({url}): {reason}"
     assert (info.value.source, info.value.where, info.value.reason) == ("web", url, reason)
     assert list(build_dir.iterdir()) == []  # no index, no scratch directory
+
+
+# A body that is no docs text: refused over HTTP and from a local file by the same rule.
+NOT_TEXT = {
+    "saved html error page": (
+        b"\n<!DOCTYPE html>\n<html><body><h1>502 Bad Gateway</h1></body></html>\n",
+        "an HTML page, not Markdown",
+    ),
+    "binary file": (
+        b"# Docs\n\n" + bytes(range(256)) * 4,
+        "binary data (a NUL byte at offset 8), not Markdown",
+    ),
+}
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["held", "streamed"])
+@pytest.mark.parametrize("case", list(NOT_TEXT))
+def test_a_local_llms_full_that_is_not_text_fails_as_the_same_body_over_http_does(
+    case: str,
+    streamed: bool,
+    http_server: HTTPTestServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from docwheel import sources
+
+    body, why = NOT_TEXT[case]
+    if streamed:  # a file too large to hold is refused before it is parsed
+        monkeypatch.setattr(sources, "STREAM_BYTES", 0)
+    http_server.route("/llms-full.txt", body, content_type="text/plain")
+    (tmp_path / "llms-full.txt").write_bytes(body)
+    remote = write_config(
+        tmp_path,
+        f"name: t\nsources:\n  - name: docs\n    kind: llms-full\n"
+        f"    url: {http_server.url('/llms-full.txt')}\n",
+        name="remote.yaml",
+    )
+    local = write_config(
+        tmp_path,
+        "name: t\nsources:\n  - name: docs\n    kind: llms-full\n    path: llms-full.txt\n",
+        name="local.yaml",
+    )
+    with pytest.raises(SourceError) as fetched:
+        build_index(load_config(remote), tmp_path / "out" / "index", fetch=FAST_RETRIES)
+    assert fetched.value.reason == f"not text: got {why} (served as text/plain)"
+    with pytest.raises(SourceError) as read:
+        build_from_file(local, tmp_path / "out" / "index")
+    assert read.value.where == str(tmp_path / "llms-full.txt")
+    assert read.value.reason == f"not text: {why}"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_binary_page_in_a_docs_folder_fails_naming_the_file(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    shutil.copytree(SITE, docs)
+    (docs / "logo.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    config = write_config(
+        tmp_path, "name: t\nsources:\n  - name: site\n    kind: markdown\n    path: docs\n"
+    )
+    with pytest.raises(SourceError) as info:
+        build_from_file(config, tmp_path / "out" / "index")
+    assert str(info.value) == (
+        "source 'site' (logo.md): not text: binary data (a NUL byte at offset 8), not Markdown"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="only Linux file systems take any bytes")
+def test_a_file_name_that_is_not_utf8_is_a_warning_and_the_rest_is_indexed(
+    tmp_path: Path,
+) -> None:
+    """Linux hands such a name over as surrogate escapes, which no ref, URL or manifest can
+    hold: the file is skipped with a warning that shows its bytes, the other pages build."""
+    docs = tmp_path / "docs"
+    shutil.copytree(SITE, docs)
+    pages = build_from_file(write_config(
+        tmp_path, "name: t\nsources:\n  - name: site\n    kind: markdown\n    path: docs\n"
+    ), tmp_path / "before")["pages"]
+    (docs / os.fsdecode(b"caf\xe9.md")).write_text("# Caf\n\nCoffee.\n", encoding="utf-8")
+    (docs / os.fsdecode(b"r\xe9sum\xe9s")).mkdir()
+    (docs / os.fsdecode(b"r\xe9sum\xe9s") / "cv.md").write_text("# CV\n", encoding="utf-8")
+    config = tmp_path / "docwheel.yaml"
+    lines: list[str] = []
+    manifest = build_from_file(config, tmp_path / "index", progress=lines.append)
+    expected = [
+        "site: caf\\xe9.md: skipped: the file name is not valid UTF-8 (rename it)",
+        "site: r\\xe9sum\\xe9s/cv.md: skipped: the file name is not valid UTF-8 (rename it)",
+    ]
+    assert manifest["sources"][0]["warnings"][:2] == expected
+    assert [f"warning: {w}" for w in expected] == [line for line in lines if "UTF-8" in line]
+    assert manifest["pages"] == pages
+    assert not any("caf" in ref or "cv" in ref for ref in all_refs(tmp_path / "index"))
+    json.dumps(manifest, ensure_ascii=False).encode("utf-8")  # what the manifest file holds
 
 
 def test_a_persisting_500_is_retried_before_failing(

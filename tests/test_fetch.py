@@ -160,6 +160,19 @@ def test_markdown_mentioning_html_is_not_mistaken_for_html(http_server: HTTPTest
     assert fetch_text(http_server.url("/a.md")).text.startswith("# Embedding")
 
 
+def test_a_binary_body_served_as_text_is_rejected(http_server: HTTPTestServer) -> None:
+    http_server.route("/llms-full.txt", b"# Docs\n\x00\x01\x02", content_type="text/plain")
+    assert fetch_error(http_server.url("/llms-full.txt")).reason == (
+        "not text: got binary data (a NUL byte at offset 7), not Markdown (served as text/plain)"
+    )
+
+
+def test_a_utf16_body_declared_as_utf16_is_text(http_server: HTTPTestServer) -> None:
+    body = "# Docs\n\nWide text.\n".encode("utf-16")
+    http_server.route("/a.md", body, content_type="text/markdown; charset=utf-16")
+    assert fetch_text(http_server.url("/a.md")).text == "# Docs\n\nWide text.\n"
+
+
 @pytest.mark.parametrize(
     "content_type", ["image/png", "application/octet-stream", "application/pdf"]
 )

@@ -12,22 +12,31 @@ import string
 from pathlib import Path
 
 import pytest
-from helpers import write_config
+from helpers import CORPORA, write_config
 
 from docwheel.build import build_from_file
 from docwheel.cli import main
-from docwheel.config import AllowSecret, load_config
+from docwheel.config import AllowSecret, load_config, parse_config
 from docwheel.errors import ConfigError, SecretsFoundError, SourceError
 from docwheel.models import Page, Section
-from docwheel.secrets import check_secrets, fingerprint, is_placeholder, scan_pages, scan_text
+from docwheel.sources import load_source
+from docwheel.secrets import (
+    check_secrets,
+    fingerprint,
+    is_placeholder,
+    looks_random,
+    scan_pages,
+    scan_text,
+    toy_password,
+)
 
 _rng = random.Random(6)
 ALNUM = string.ascii_letters + string.digits
 UPPER = string.ascii_uppercase + string.digits
 
 
-def rand(n: int, alphabet: str = ALNUM) -> str:
-    return "".join(_rng.choice(alphabet) for _ in range(n))
+def rand(n: int, alphabet: str = ALNUM, rng: random.Random = _rng) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
 
 
 def b64url(n: int) -> str:
@@ -102,10 +111,76 @@ def test_a_github_fine_grained_token_is_found() -> None:
         "amqp://guest:${RABBIT_PASSWORD}@mq/",
         "https://user:****@host/",
         "mailto:someone@acme.dev and https://acme.dev/@user",
+        # placeholders
+        "git+https://<user>:<token>@github.com/acme/private.git",
+        "export GITHUB_TOKEN=${TOKEN} and https://ci:${TOKEN}@git.acme.dev/repo",
+        "https://deploy:YOUR_API_KEY@registry.acme.dev/simple",
+        "https://deploy:xxxxxxxxxxxxxxxx@registry.acme.dev/simple",
+        "password=secret123 and api_key: YOUR_API_KEY",  # no provider's format
+        # toy values: short, stock words (also spelt with digits or escaped), one kind of
+        # character, a unit repeated, a provider's prefix cut short
+        "https://public:koala@pypi-proxy.corp.dev/simple",
+        "postgres://app:secret123@db.internal.acme.dev/app",
+        "mongodb+srv://username:pa%24%24word@cluster0.acme.dev/app",
+        "mongodb://db_user:D1fficultP%40ssw0rd@mongo.acme.dev:27017/",
+        "postgres://app:mypassword2024@db.internal.acme.dev/app",
+        "git+https://git:github_pat_asdf@github.com/astral-sh/uv",
+        "https://ci:ghp_abc123@github.com/acme/repo.git",
+        "xoxb-" + "not-a-real-token-this-will-not-work",
+        "AKIA" + "1111222233334444",
+        "ghp_" + "abc123" * 6,
+        "sk_live_" + "Ab1" * 8,
     ],
 )
 def test_documentation_placeholders_are_not_findings(text: str) -> None:
     assert scan_text(text) == []
+
+
+# Values drawn as the providers issue them (alphabet and length): every one is found.
+ISSUED = {
+    "aws-access-key-id": lambda r: "AKIA" + rand(16, string.ascii_uppercase + "234567", r),
+    "github-token": lambda r: "ghp_" + rand(36, ALNUM, r),
+    "slack-token": lambda r: f"xoxb-{rand(12, string.digits, r)}-{rand(13, string.digits, r)}-"
+    + rand(24, ALNUM, r),
+    "stripe-secret-key": lambda r: "sk_live_" + rand(24, ALNUM, r),
+    "google-api-key": lambda r: "AIza" + rand(35, ALNUM + "-_", r),
+    "openai-api-key": lambda r: "sk-proj-" + rand(48, ALNUM, r),
+    "anthropic-api-key": lambda r: "sk-ant-api03-" + rand(80, ALNUM + "-_", r),
+    "password-in-url": lambda r: f"postgres://deploy:{rand(12, ALNUM, r)}@db.acme.dev/prod",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ISSUED))
+def test_real_looking_credentials_are_found_however_the_random_draw_falls(kind: str) -> None:
+    draw = random.Random(kind)
+    for _ in range(300):
+        value = ISSUED[kind](draw)
+        assert [k for _, k, _ in scan_text(f"key: {value}")] == [kind], value
+
+
+def test_a_url_password_is_judged_unescaped() -> None:
+    """p%40ss is p@ss: an escape is neither a template mark nor a way to hide a password."""
+    url = "postgres://app:Xk9%40mQ2vL7pRt@db.acme.dev/prod"
+    assert [kind for _, kind, _ in scan_text(url)] == ["password-in-url"]
+
+
+def test_looks_random_tells_generated_values_from_typed_ones() -> None:
+    assert looks_random("AKIA" + rand(16, UPPER))
+    assert looks_random(rand(64, "0123456789abcdef"))  # hex: two kinds of character
+    assert not looks_random("not-a-real-token")  # words of one kind, separated
+    assert not looks_random("abc123abc123abc1")  # a unit repeated
+    assert not looks_random("1111222233334444")  # few distinct characters
+    assert looks_random("aB3kL9xQ", min_bits=45)  # 8 of letters and digits: 47.6 bits
+    assert not looks_random("koala", min_bits=45)  # 23.5 bits
+    assert not looks_random("hunter22", min_bits=45)  # lower case and digits: 41.4 bits
+
+
+def test_toy_passwords() -> None:
+    assert toy_password("koala", "public")
+    assert toy_password("github_pat_asdf", "git")
+    assert toy_password("s3cr3t-v4lu3", "app")  # secret, spelt with digits
+    assert toy_password("deploy", "deploy")
+    assert not toy_password(rand(16), "deploy")
 
 
 def test_placeholder_rule() -> None:
@@ -206,3 +281,47 @@ def test_allow_secrets_is_validated_with_every_problem(tmp_path: Path) -> None:
         "allow_secrets[2].page: expected a page URL or path, got a number (3)",
         "allow_secrets[3]: expected a mapping with source and match, got a string ('just a string')",
     ]
+
+
+def _corpora() -> list[str]:
+    return sorted(p.name for p in CORPORA.iterdir() if p.is_dir()) if CORPORA.is_dir() else []
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason=f"{CORPORA} is not available")
+@pytest.mark.parametrize("name", _corpora())
+def test_every_shared_corpus_builds_without_allow_secrets(name: str) -> None:
+    """Public docs show placeholders, toy passwords and tutorial tokens, not credentials:
+    neither the pages a build indexes nor any file's raw text holds a finding."""
+    root = CORPORA / name
+    files = [f for f in sorted(root.rglob("*")) if f.is_file() and f.name != "SOURCE.md"]
+    raw = {
+        f"{f.relative_to(root)} line {line}: {kind}"
+        for f in files
+        for line, kind, _ in scan_text(f.read_text(encoding="utf-8", errors="replace"))
+    }
+    assert raw == set()
+    single = root / "llms-full.txt"
+    kind, path = ("llms-full", single.name) if single.is_file() else ("markdown", "docs")
+    config = parse_config(
+        {"name": "c", "sources": [{"name": "docs", "kind": kind, "path": path}]},
+        base_dir=root,
+        origin=f"{name}/docwheel.yaml",
+    )
+    try:
+        pages = load_source(config.sources[0], lambda url: pytest.fail(url)).pages
+    except SourceError as exc:  # a tree no loader reads yet (reStructuredText)
+        assert exc.reason == "no pages found"
+        return
+    assert check_secrets([("docs", pages)]) == []
+
+
+@pytest.mark.skipif(not (CORPORA / "uv-docs").is_dir(), reason="uv-docs corpus not available")
+def test_uv_docs_build_without_allow_secrets(tmp_path: Path) -> None:
+    """Its placeholder and toy credentials (git+https://<user>:<token>@…, public:koala@,
+    git:github_pat_asdf@) once failed this build."""
+    config = write_config(
+        tmp_path,
+        f"name: uv\nsources:\n  - name: docs\n    kind: markdown\n"
+        f"    path: {CORPORA / 'uv-docs' / 'docs'}\n    base_url: https://docs.astral.sh/uv/\n",
+    )
+    assert build_from_file(config, tmp_path / "index")["pages"] > 0

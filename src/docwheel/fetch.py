@@ -36,6 +36,7 @@ from urllib.parse import urljoin, urlsplit
 
 from . import __version__
 from .errors import FetchError
+from .sniff import HEAD_BYTES, not_text
 
 USER_AGENT = (
     f"docwheel/{__version__} (+https://github.com/docwheel/docwheel; documentation indexer)"
@@ -194,12 +195,12 @@ def _read(response: http.client.HTTPResponse, max_bytes: int, deadline: _Deadlin
                 continue
             body += chunk
             if len(body) > SPOOL_BYTES:
-                if _looks_like_html(bytes(body[:4096])):
+                if not_text(bytes(body[:HEAD_BYTES]), charset):
                     break  # refused below, without writing a large page to disk
                 spool = tempfile.NamedTemporaryFile(prefix="docwheel-fetch-", delete=False)  # noqa: SIM115
                 atexit.register(_remove, spool.name)
                 spool.write(body)
-                body = bytearray(body[:4096])  # what the checks below look at
+                body = bytearray(body[:HEAD_BYTES])  # what the checks below look at
         if spool is not None:
             spool.close()
     except BaseException:
@@ -211,11 +212,12 @@ def _read(response: http.client.HTTPResponse, max_bytes: int, deadline: _Deadlin
     data = bytes(body)
     if not data:
         raise _Permanent("empty response")
-    if _looks_like_html(data):
+    refused = not_text(data, charset)  # the rule local files follow too (sniff)
+    if refused:
         if spool is not None:
             _remove(spool.name)
         served_as = content_type or "no content type"
-        raise _Permanent(f"not text: got an HTML page, not Markdown (served as {served_as})")
+        raise _Permanent(f"not text: got {refused} (served as {served_as})")
     text = "" if spool is not None else _decode(data, charset)
     if spool is None and not text.strip():
         raise _Permanent("empty response (only whitespace)")
@@ -246,14 +248,6 @@ def _is_text_type(content_type: str) -> bool:
         or content_type in _TEXT_TYPES
         or content_type.endswith(("+json", "+yaml", "+markdown"))
     )
-
-
-def _looks_like_html(data: bytes) -> bool:
-    head = data[:1024]
-    if head.startswith(codecs.BOM_UTF8):
-        head = head[len(codecs.BOM_UTF8) :]
-    head = head.lstrip().lower()
-    return head.startswith((b"<!doctype html", b"<html"))
 
 
 def _decode(data: bytes, charset: str | None) -> str:

@@ -7,16 +7,30 @@ file allows (``allow_secrets:``) and raises ``SecretsFoundError`` naming the res
 What is scanned: each page as indexed — its title, its description, then every section's
 heading and text, one after the other; a finding's line counts lines of that text.
 
-What is not a secret (the placeholder rule): a match whose value
-- contains ``example``, ``sample``, ``dummy``, ``placeholder``, ``fake``, ``redacted``,
-  ``your`` or ``xxxx`` (any case), ``...``, ``…``, ``****``, or a template mark ``<>{}$%``;
-- has a run of six identical or consecutive characters (``000000``, ``123456``, ``abcdef``);
-- is a well-known published sample (AWS's ``AKIAIOSFODNN7EXAMPLE``, jwt.io's token);
-- is a password in a URL that is a stock word (``password``, ``pass``, ``secret``, …), equals
-  the user name, or is for localhost or an example domain (``db.example.com``);
-- or is a JWT issued by or for localhost (a token from a tutorial's local server).
+Public docs are full of credential-shaped text that is not a credential, so a match must
+also look like one (``looks_random``): a known provider format whose body looks random, or,
+for a password in a URL, a value that looks generated. Not a secret, then, is a match that
+- is a placeholder: it contains ``example``, ``sample``, ``dummy``, ``placeholder``,
+  ``fake``, ``redacted``, ``your`` or ``xxxx`` (any case), ``...``, ``…``, ``****``, a
+  template mark ``<>{}$%``, or a run of six identical or consecutive characters
+  (``000000``, ``123456``, ``abcdef``);
+- is a documented example: a vendor's published sample (AWS's ``AKIAIOSFODNN7EXAMPLE``,
+  jwt.io's token), or a JWT issued by or for localhost (a tutorial's local server);
+- is a toy value: its body is words of one kind of character (``not-a-real-token``), a
+  unit repeated (``abc123abc123``) or a few characters over and over (low Shannon
+  entropy); or, for a password in a URL (judged unescaped), one that is short or
+  guessable: under ~45 bits by length and alphabet (``public:koala@``), containing a stock
+  word even spelt with digits (``secret123``, ``p%40ssw0rd``), equal to the user name,
+  starting with a provider's prefix without being that provider's key
+  (``github_pat_asdf``), or for localhost or an example domain (``db.example.com``).
 Generic ``sk-`` keys must also be long (32+ characters), mix upper case, lower case and
 digits, and look random (Shannon entropy of at least 4 bits per character).
+
+Why our own patterns and not ``detect-secrets``: on the shared docs corpora (18.6 MB) its
+default plugins report 200 findings, all placeholders, toy values, hashes and tutorial
+tokens, at 0.14 MB/s; it finds none of the Google, OpenAI, Anthropic or fine-grained
+GitHub keys in ``tests/test_secrets.py``, and it pulls in ``requests``. This scan reads
+about 40 MB/s.
 """
 
 from __future__ import annotations
@@ -27,6 +41,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 from .config import AllowSecret
 from .errors import SecretsFoundError
@@ -41,9 +56,21 @@ _PLACEHOLDER_WORDS = (
 )
 _PLACEHOLDER_MARKS = ("...", "…", "****", "<", ">", "{", "}", "$", "%")
 _RUN = 6
-_STOCK_PASSWORDS = frozenset(
-    {"password", "passwd", "pass", "pwd", "secret", "changeme", "admin", "root", "test", "guest"}
+# A password in a URL that is one of these, or contains one of the words, is a tutorial's.
+_STOCK_PASSWORDS = frozenset({"pass", "pwd", "root"})
+_STOCK_WORDS = (
+    "password", "passwd", "secret", "changeme", "admin", "guest", "test", "demo", "qwerty",
+    "letmein", "asdf", "hunter",
 )
+# Spelling a stock word with digits or symbols keeps it one: p@ssw0rd, s3cr3t, pa$$word.
+_LEET = str.maketrans("013457$@!", "oieastsai")
+# Separators do not make a value more random: ``not-a-real-token`` is one kind of character.
+_CLASSES = (
+    re.compile(r"[a-z]"), re.compile(r"[A-Z]"), re.compile(r"[0-9]"), re.compile(r"[^\w.~-]")
+)
+# A password in a URL counts when guessing it takes about 2**45 tries (8 characters of mixed
+# case letters and digits; 10 of lower case and digits).
+_PASSWORD_BITS = 45
 _LOCAL_HOST = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?$|(?:^|\.)example(?:\.|$)")
 
 
@@ -84,15 +111,44 @@ def _ok(_value: str) -> bool:
     return True
 
 
+def looks_random(value: str, *, min_classes: int = 1, min_bits: float = 0.0) -> bool:
+    """Whether ``value`` looks generated rather than typed for an example.
+
+    Not generated: words of one kind of character joined by separators (``-_.~``, as in
+    ``not-a-real-token``), a short unit repeated (``abc123abc123``), few distinct characters
+    (Shannon entropy under 2.3 bits each, less for short values: no random 16-character key
+    of letters and digits fell below it in 50,000 draws), fewer than ``min_classes`` kinds of
+    character (lower case, upper case, digits, symbols), or, with ``min_bits``, too short
+    for its alphabet (``len * log2(alphabet)`` bits).
+    """
+    if len(value) < 2:
+        return False
+    kinds = [bool(pattern.search(value)) for pattern in _CLASSES]
+    separated = re.search(r"[.~_-]", value) is not None
+    if sum(kinds) < min_classes or (sum(kinds) == 1 and separated):
+        return False
+    if _periodic(value) or _entropy(value) < min(2.3, math.log2(len(value)) - 1.0):
+        return False
+    alphabet = 26 * kinds[0] + 26 * kinds[1] + 10 * kinds[2] + 33 * (kinds[3] or separated)
+    return len(value) * math.log2(max(alphabet, 2)) >= min_bits
+
+
+def _periodic(value: str) -> bool:
+    """A unit repeated to fill the value: ``abcabc``, ``abc123abc123abc1``."""
+    for unit in range(1, len(value) // 2 + 1):
+        if all(value[i] == value[i + unit] for i in range(len(value) - unit)):
+            return True
+    return False
+
+
+def _random_body(prefix: int) -> Callable[[str], bool]:
+    """A provider key's check: what follows its ``prefix`` characters looks random."""
+    return lambda value: looks_random(value[prefix:])
+
+
 def _random_sk(value: str) -> bool:
     body = value.split("-", 2)[-1] if value.startswith("sk-ant-") else value[3:]
-    return (
-        len(body) >= 32
-        and re.search(r"[a-z]", body) is not None
-        and re.search(r"[A-Z]", body) is not None
-        and re.search(r"[0-9]", body) is not None
-        and _entropy(body) >= 4.0
-    )
+    return len(body) >= 32 and looks_random(body, min_classes=3) and _entropy(body) >= 4.0
 
 
 def _private_key_body(value: str) -> bool:
@@ -114,21 +170,36 @@ PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], Callable[[str], boo
         ),
         _private_key_body,
     ),
-    ("aws-access-key-id", ("AKIA", "ASIA"), re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), _ok),
+    (
+        "aws-access-key-id",
+        ("AKIA", "ASIA"),
+        re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
+        _random_body(4),
+    ),
     (
         "github-token",
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
         re.compile(r"\bgh[pousr]_[A-Za-z0-9]{36,255}\b"),
-        _ok,
+        _random_body(4),
     ),
-    ("github-token", ("github_pat_",), re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"), _ok),
-    ("slack-token", ("xox",), re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}"), _ok),
-    ("stripe-secret-key", ("k_live_",), re.compile(r"\b[sr]k_live_[A-Za-z0-9]{16,}\b"), _ok),
+    (
+        "github-token",
+        ("github_pat_",),
+        re.compile(r"\bgithub_pat_[A-Za-z0-9_]{22,255}\b"),
+        _random_body(11),
+    ),
+    ("slack-token", ("xox",), re.compile(r"\bxox[baprs]-[A-Za-z0-9-]{10,}"), _random_body(5)),
+    (
+        "stripe-secret-key",
+        ("k_live_",),
+        re.compile(r"\b[sr]k_live_[A-Za-z0-9]{16,}\b"),
+        _random_body(8),
+    ),
     (
         "google-api-key",
         ("AIza",),
         re.compile(r"\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])"),
-        _ok,
+        _random_body(4),
     ),
     ("anthropic-api-key", ("sk-ant-",), re.compile(r"\bsk-ant-[A-Za-z0-9_-]{32,}"), _random_sk),
     ("openai-api-key", ("sk-",), re.compile(r"\bsk-[A-Za-z0-9_-]{32,}"), _random_sk),
@@ -147,17 +218,41 @@ PATTERNS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], Callable[[str], boo
 )
 
 
+# Every provider key's literal start; a URL password that starts so is judged as that key.
+_PREFIXES = (
+    "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xoxb-", "xoxa-",
+    "xoxp-", "xoxr-", "xoxs-", "sk_live_", "rk_live_", "AIza", "sk-", "eyJ",
+)
+
+
 def _example(kind: str, match: re.Match[str]) -> bool:
     """The placeholder rule for one match (see the module docstring)."""
     if kind != "password-in-url":
         return is_placeholder(match.group(0))
     user, password, host = match.groups()
+    password = unquote(password)  # judged as typed: p%40ss is p@ss
     return (
         is_placeholder(password)
         or "example" in match.group(0).lower()
-        or password.lower() in _STOCK_PASSWORDS
-        or password == user
+        or toy_password(password, user)
         or _LOCAL_HOST.search(host.lower()) is not None
+    )
+
+
+def toy_password(password: str, user: str = "") -> bool:
+    """A password a page made up for its example: guessable, stock, or a key's stub.
+
+    A provider's prefix (``github_pat_asdf``) means the value was already judged as that
+    provider's key, which it is not when it got here: a shortened example.
+    """
+    lower = password.lower()
+    plain = lower.translate(_LEET)
+    return (
+        lower in _STOCK_PASSWORDS
+        or any(word in lower or word in plain for word in _STOCK_WORDS)
+        or password == user
+        or password.startswith(_PREFIXES)
+        or not looks_random(password, min_bits=_PASSWORD_BITS)
     )
 
 

@@ -33,6 +33,7 @@ from .formats.markdown import (
 )
 from .formats.site import Navigation
 from .models import Page
+from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # Folders a docs tree carries that hold no pages.
@@ -167,6 +168,8 @@ def _digest_file(path: Path, shown: str) -> Raw:
     size, bad, blank = 0, -1, True
     with open(path, "rb") as f:
         while block := f.read(1 << 20):
+            if not size:
+                _refuse_non_text(block[:HEAD_BYTES], shown)
             digest.update(block)
             blank = blank and not block.strip()
             if bad < 0:
@@ -211,6 +214,7 @@ def _read_file(path: Path, shown: str) -> Raw:
     data = path.read_bytes()
     if not data.strip():
         raise SourceError("", shown, "empty file")
+    _refuse_non_text(data, shown)
     digest = hashlib.sha256(data).hexdigest()
     try:
         return Raw(shown, data.decode("utf-8"), digest, len(data))
@@ -222,6 +226,13 @@ def _read_file(path: Path, shown: str) -> Raw:
         return Raw(
             shown, data.decode("utf-8", errors="replace"), digest, len(data), problem=problem
         )
+
+
+def _refuse_non_text(head: bytes, shown: str) -> None:
+    """A local file is refused as the same body fetched over HTTP is (``sniff.not_text``)."""
+    refused = not_text(head)
+    if refused:
+        raise SourceError("", shown, f"not text: {refused}")
 
 
 def _fetch(fetch: Callable[[str], object], url: str, *, spool: bool = False) -> Raw:
@@ -357,11 +368,13 @@ def load_markdown(
         return _parse_markdown_raws(source, located, anchors=anchors, parse=parse)
     assert source.path is not None
     root = source.path
+    unnamed: list[str] = []  # files skipped for a name that is not UTF-8
     if root.is_file():
         folder, files = root.parent, [(root, root.name)]
     elif root.is_dir():
         folder = root
         files = [(p, p.relative_to(root).as_posix()) for p in _markdown_files(root)]
+        files = [(p, rel) for p, rel in files if _utf8_name(source, rel, unnamed)]
     else:
         raise SourceError(source.name, str(root), "path does not exist")
     read = functools.lru_cache(maxsize=None)(
@@ -388,7 +401,7 @@ def load_markdown(
         located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
     read.cache_clear()
     loaded = _parse_markdown_raws(source, located, nav, generator.anchors, parse, generator.title_from)
-    loaded.warnings[:0] = warnings
+    loaded.warnings[:0] = unnamed + warnings
     loaded.generator = generator.name
     loaded.generator_reason = detected.reason
     return loaded
@@ -407,6 +420,25 @@ def _markdown_files(root: Path) -> list[Path]:
         ):
             found.append(path)
     return found
+
+
+def _utf8_name(source: SourceConfig, rel: str, warnings: list[str]) -> bool:
+    """Whether a file's path in its folder is UTF-8; if not, warn and skip it.
+
+    A page's path becomes its ref, its URL and manifest text, all UTF-8: a name in another
+    encoding (which Linux hands over as surrogate escapes) cannot be any of them. The
+    warning shows the undecodable bytes as ``\\xe9``.
+    """
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        # os.fsencode on Linux: the name's own bytes, shown as \xe9 where not UTF-8
+        shown = rel.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        warnings.append(
+            f"{source.name}: {shown}: skipped: the file name is not valid UTF-8 (rename it)"
+        )
+        return False
+    return True
 
 
 def _fetch_all(source: SourceConfig, fetch: Callable[[str], object], urls: list[str]) -> list[Raw]:
