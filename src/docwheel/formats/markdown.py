@@ -257,8 +257,9 @@ def slugify(heading: str, keep: str = "-_ ", *, plain: bool = False) -> str:
 
 def slugify_mintlify(heading: str, *, plain: bool = False) -> str:
     """The anchor a Mintlify site gives a heading: GitHub's, except that '/' is kept
-    (`tools/list` -> `tools/list`; the sites' own links read `#tools%2Flist`)."""
-    return slugify(heading, keep="-_ /", plain=plain)
+    (`tools/list` -> `tools/list`; the sites' own links read `#tools%2Flist`) and '_' or
+    '-' at either end goes (`_meta` -> `meta`, as 27 of the MCP docs' 29 links to it read)."""
+    return slugify(heading, keep="-_ /", plain=plain).strip("_-")
 
 
 # VitePress (markdown-it-anchor with VitePress's slugify): accents dropped, every run of
