@@ -13,7 +13,9 @@ Where a rank is read:
   its sections matched best);
 - a section ref (``source:path#anchor``) is found only by that section, in the list of best
   sections (``docwheel search --sections``), so a page found through another section does
-  not count for it.
+  not count for it;
+- a page listed as another version of a result (``Hit.other_versions``: a ``v2/`` copy, an
+  older ``version:``) is found at that result's rank.
 
 A check with several refs passes when any of them is within ``within``.
 """
@@ -90,13 +92,15 @@ def run_check(check: Check, docs: Searchable) -> CheckResult:
             check.query, source=check.source, version=check.version, limit=DEPTH,
             sections=by_section, mode=check.mode,
         )
-        refs = [hit.ref for hit in found.results]
-        top = top or tuple(refs[:TOP])
-        for rank, ref in enumerate(refs, 1):
-            key = ref if by_section else ref.partition("#")[0]
-            if key in wanted:
+        top = top or tuple(hit.ref for hit in found.results[:TOP])
+        for rank, hit in enumerate(found.results, 1):
+            # A page listed as another version of a result (a v2/ copy, an older version:)
+            # is found with it.
+            keys = [hit.ref] if by_section else [hit.ref.partition("#")[0], *hit.other_versions]
+            match = next((key for key in keys if key in wanted), None)
+            if match is not None:
                 if best is None or rank < best[0]:
-                    best = (rank, key)
+                    best = (rank, match)
                 break
     return CheckResult(check, best[0] if best else None, best[1] if best else None, top)
 

@@ -511,7 +511,10 @@ def _parse_checks(
         elif not 1 <= within <= MAX_WITHIN:
             problems.append(f"{place}.within: {within} is not between 1 and {MAX_WITHIN}")
         source = _check_source_filter(entry, versions, place, problems)
+        filtered = len(problems)
         version = _check_version_filter(entry, versions, source, place, problems)
+        # A bad version is reported once, not again for every ref it would leave out.
+        version_known = len(problems) == filtered
         mode = entry.get("mode")
         if mode is not None and mode not in CHECK_MODES:
             problems.append(f"{place}.mode: {mode!r} is not one of {', '.join(CHECK_MODES)}")
@@ -520,7 +523,9 @@ def _parse_checks(
                 f"{place}.mode: hybrid searches by meaning too, which needs semantic: "
                 "in the sources file"
             )
-        expect = _check_expect(entry, versions, source, version, place, problems)
+        expect = _check_expect(
+            entry, versions, source, version if version_known else "all", place, problems
+        )
         if len(problems) == before:
             checks.append(
                 Check(query.strip(), expect, within, source, version, mode, place=place)
