@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .config import MAX_WITHIN, Check
-from .errors import ConfigError, QueryError
-from .models import PageOutline, SearchResult
+from .errors import ConfigError, QueryError, UnknownRefError
+from .models import Document, PageOutline, SearchResult
 
 DEPTH = MAX_WITHIN  # results read per search: a miss says "not in the top 20"
 TOP = 3  # refs a miss names, so the report shows what answered instead
@@ -41,6 +41,8 @@ class Searchable(Protocol):
     parts: Sequence[object]
 
     def search(self, query: str, **options: object) -> SearchResult: ...
+
+    def read(self, ref: str) -> Document: ...
 
     def outline(
         self, source: str | None = None, version: str | None = None
@@ -108,38 +110,45 @@ def run_check(check: Check, docs: Searchable) -> CheckResult:
 def ref_problems(checks: Sequence[Check], docs: Searchable) -> list[str]:
     """What only the built docs can tell: expected pages and sections that are not there,
     and a check asking for meaning on docs without semantic vectors."""
-    if not checks:
-        return []
-    outline = docs.outline(version="all")
-    pages = [page.ref for page in outline]
-    sections_of = {page.ref: [entry.ref for entry in page.sections] for page in outline}
-    every_section = [ref for refs in sections_of.values() for ref in refs]
-    known = set(pages) | set(every_section)
     semantic = any(getattr(part, "semantic", None) for part in docs.parts)
-    problems = []
+    found: list[str | tuple[str, str]] = []  # a problem, or (place, ref) of an unknown ref
     for check in checks:
         if check.mode == "hybrid" and not semantic:
-            problems.append(
+            found.append(
                 f"{check.place}.mode: hybrid, but these docs have no semantic vectors "
                 "(they were built without semantic:)"
             )
         for n, ref in enumerate(check.expect):
-            if ref in known:
-                continue
-            where = f"{check.place}.expect" + (f"[{n}]" if len(check.expect) > 1 else "")
-            page, _, anchor = ref.partition("#")
-            if not anchor:
-                problems.append(f"{where}: unknown page {ref!r}{_did_you_mean(ref, pages, ':')}")
-            elif page in sections_of:
-                hint = _did_you_mean(ref, sections_of[page], "#")
-                if not hint:
-                    listed = ", ".join(f"#{r.partition('#')[2]}" for r in sections_of[page][:8])
-                    hint = f" (its sections: {listed})" if listed else " (the page has no sections)"
-                problems.append(f"{where}: unknown section {ref!r}{hint}")
-            else:
-                hint = f" (no page {page!r}{_did_you_mean(page, pages, ':', inner=True)})"
-                problems.append(f"{where}: unknown section {ref!r}{hint}")
-    return problems
+            try:
+                docs.read(ref)  # a lookup by ref, not a pass over the whole index
+            except UnknownRefError:
+                many = len(check.expect) > 1
+                found.append((f"{check.place}.expect" + (f"[{n}]" if many else ""), ref))
+    if not any(isinstance(item, tuple) for item in found):
+        return [item for item in found if isinstance(item, str)]
+    # Only now, to name the closest refs: every page and section.
+    outline = docs.outline(version="all")
+    pages = [page.ref for page in outline]
+    sections_of = {page.ref: [entry.ref for entry in page.sections] for page in outline}
+    return [
+        item if isinstance(item, str) else _unknown(*item, pages, sections_of) for item in found
+    ]
+
+
+def _unknown(where: str, ref: str, pages: list[str], sections_of: dict[str, list[str]]) -> str:
+    page, _, anchor = ref.partition("#")
+    if not anchor:
+        return f"{where}: unknown page {ref!r}{_did_you_mean(ref, pages, ':')}"
+    if page not in sections_of:
+        return (
+            f"{where}: unknown section {ref!r} "
+            f"(no page {page!r}{_did_you_mean(page, pages, ':', inner=True)})"
+        )
+    hint = _did_you_mean(ref, sections_of[page], "#")
+    if not hint:
+        listed = ", ".join(f"#{r.partition('#')[2]}" for r in sections_of[page][:8])
+        hint = f" (its sections: {listed})" if listed else " (the page has no sections)"
+    return f"{where}: unknown section {ref!r}{hint}"
 
 
 def _did_you_mean(ref: str, refs: Sequence[str], cut: str, *, inner: bool = False) -> str:
