@@ -76,7 +76,7 @@ def run_checks(checks: Sequence[Check], docs: Searchable, *, origin: str) -> lis
         try:
             results.append(run_check(check, docs))
         except QueryError as exc:
-            problems.append(f"{check.place}.query: {exc}")
+            problems.append(f"{check.place}: {exc}")
     if problems:
         raise ConfigError(origin, problems)
     return results
