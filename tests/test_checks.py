@@ -691,3 +691,42 @@ def test_a_new_projects_sources_file_shows_an_example_check_that_is_valid_uncomm
     assert manifest["checks"][0]["passed"]
     workflow = files[".github/workflows/docs.yml"]
     assert "answer check" in workflow and "python -m build --wheel" in workflow
+
+
+# -- mode, on docs with semantic vectors -------------------------------------------------------
+
+
+def test_on_docs_with_vectors_a_check_searches_hybrid_unless_its_mode_says_lexical(
+    tmp_path: Path,
+) -> None:
+    from test_hybrid import topic_encoder
+
+    from docwheel.index import section_texts
+    from docwheel.semantic import quantize_sections, save_encoder, save_section_vectors
+    from helpers import FIXTURES
+
+    head = (
+        f"name: topics\nsemantic: true\nsources:\n  - name: client\n    kind: markdown\n"
+        f"    path: {FIXTURES / 'versions' / '2.0'}\n  - name: hooks\n    kind: markdown\n"
+        f"    path: {FIXTURES / 'other'}\n"
+    )
+    out = tmp_path / "index"
+    build_from_file(sources_file(tmp_path, "", head=head.replace("semantic: true\n", "")), out)
+    # The vectors of a hand-made encoder (test_hybrid.py): "tamper forged" means webhooks.
+    encoder = topic_encoder()
+    save_encoder(encoder, out)
+    save_section_vectors(out, *quantize_sections(encoder.encode(section_texts(out))))
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    manifest["semantic"] = {"model": "topics", "licence": "CC0-1.0", "dims": 4}
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+    data = yaml.safe_load(head)
+    data["checks"] = [
+        {"query": "spot tamper forged", "expect": "hooks:webhooks"},
+        {"query": "spot tamper forged", "expect": "hooks:webhooks", "mode": "hybrid"},
+        {"query": "spot tamper forged", "expect": "hooks:webhooks", "mode": "lexical"},
+    ]
+    checks = parse_config(data, base_dir=tmp_path, origin="docwheel.yaml").checks
+    with docwheel.open_index(out) as index:
+        results = run_checks(checks, index, origin="docwheel.yaml")
+    assert [(r.rank, r.passed) for r in results] == [(1, True), (1, True), (None, False)]
