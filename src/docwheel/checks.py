@@ -83,6 +83,8 @@ def run_checks(checks: Sequence[Check], docs: Searchable, *, origin: str) -> lis
 
 
 def run_check(check: Check, docs: Searchable) -> CheckResult:
+    """One check: its page refs ranked in the page list, its section refs in the section
+    list (one search each, only for the kinds it has); the better rank wins."""
     pages = [ref for ref in check.expect if "#" not in ref]
     sections = [ref for ref in check.expect if "#" in ref]
     best: tuple[int, str] | None = None
