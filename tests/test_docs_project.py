@@ -125,6 +125,85 @@ def test_a_broken_source_fails_the_docs_build_with_one_line(
 
 
 
+def _project_with_checks(bin_dir: Path, env: dict[str, str], where: Path, checks: str) -> Path:
+    """A project from `docwheel new` for the fixture site, with these answer checks."""
+    shutil.copytree(FIXTURES / "site", where / "site")
+    run([bin_dir / "docwheel", "new", "acme-docs", "--name", "acme-docs", "--source", "site"],
+        env=env, cwd=where)
+    project = where / "acme-docs"
+    with open(project / "docwheel.yaml", "a", encoding="utf-8") as sources_file:
+        sources_file.write(checks)
+    return project
+
+
+def test_answer_checks_that_hold_are_recorded_in_the_docs_wheel(venv, tmp_path):
+    bin_dir, env = venv
+    project = _project_with_checks(bin_dir, env, tmp_path, (
+        "checks:\n"
+        "  - query: permission denied\n"
+        "    expect: site:guides/troubleshooting#permission-denied-when-starting\n"
+        "    within: 1\n"
+        "  - query: rotate api keys\n"
+        "    expect: [site:guides/configure, site:index]\n"
+    ))
+
+    built = run(
+        [bin_dir / "python", "-m", "build", "--wheel", "--no-isolation", "--outdir",
+         tmp_path / "dist", project],
+        env=env,
+    )
+
+    assert "docwheel: answer checks: all 2 held" in built.stdout
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    with zipfile.ZipFile(wheel) as zf:
+        manifest = json.loads(zf.read("acme_docs/_docwheel_index/manifest.json"))
+        zf.extractall(tmp_path / "unpacked")
+    assert [(c["query"], c["rank"], c["passed"]) for c in manifest["checks"]] == [
+        ("permission denied", 1, True), ("rotate api keys", 1, True),
+    ]
+    index_dir = tmp_path / "unpacked" / "acme_docs" / "_docwheel_index"
+    info = run([bin_dir / "docwheel", "info", "--index", index_dir], env=env).stdout
+    assert "answer checks: 2 of 2 held at build time" in info
+    checked = run(
+        [bin_dir / "docwheel", "check", "--index", index_dir], env=env, cwd=project
+    ).stdout
+    assert checked.endswith("answer checks: all 2 held\n")
+
+
+def test_a_missed_answer_check_fails_the_docs_build_naming_the_query_and_leaves_no_wheel(
+    venv, tmp_path
+):
+    bin_dir, env = venv
+    project = _project_with_checks(bin_dir, env, tmp_path, (
+        "checks:\n"
+        "  - query: permission denied\n"
+        "    expect: site:guides/troubleshooting\n"
+        "  - query: permission denied\n"
+        "    expect: site:guides/install\n"
+        "    within: 1\n"
+    ))
+
+    built = run(
+        [bin_dir / "python", "-m", "build", "--wheel", "--no-isolation", "--outdir",
+         tmp_path / "dist", project],
+        env=env, check=False,
+    )
+
+    assert built.returncode != 0, built.stdout
+    lines = built.stdout.splitlines()
+    failed = lines.index(
+        "docwheel: build failed: 1 of 2 answer check(s) missed (checks: in the sources file); "
+        "fix the docs or the check:"
+    )
+    assert lines[failed + 1].startswith(
+        "  checks[1] 'permission denied': expected site:guides/install within 1, "
+    )
+    assert "top 3: site:guides/troubleshooting#permission-denied-when-starting" in lines[failed + 1]
+    assert "Traceback" not in built.stdout
+    assert not list((tmp_path / "dist").glob("*.whl"))
+    assert sorted(Path(env["TMPDIR"]).glob("docwheel-index-*")) == []
+
+
 BETA_DOCS = """\
 # Webhooks
 Source: https://beta.example/webhooks

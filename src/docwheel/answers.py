@@ -167,6 +167,11 @@ class SourceInfo(BaseModel):
         return {k: v for k, v in handler(self).items() if v is not None}
 
 
+class CheckSummary(BaseModel):
+    total: int = Field(description="Answer checks: queries pinned to the page they must find.")
+    held: int = Field(description="How many held at build time (a build fails unless all do).")
+
+
 class SnapshotPart(BaseModel):
     name: str
     version: str | None = Field(description="The snapshot's version (its wheel's version).")
@@ -175,10 +180,11 @@ class SnapshotPart(BaseModel):
     pages: int
     sections: int
     semantic: dict[str, Any] | None = None
+    checks: CheckSummary | None = None
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
-        return _without_nulls(handler(self), "semantic")
+        return _without_nulls(handler(self), "semantic", "checks")
 
 
 class Snapshot(BaseModel):
@@ -192,6 +198,11 @@ class Snapshot(BaseModel):
         default=None,
         description="The semantic layer (model, licence, dims), when search also matches meaning.",
     )
+    checks: CheckSummary | None = Field(
+        default=None,
+        description="The publisher's answer checks (queries that must find a given page), "
+        "held when the docs were built.",
+    )
     built_at: str | None = Field(description="When the index was built (UTC).")
     docwheel_version: str | None = Field(description="The docwheel that built the index.")
     server_version: str = Field(description="The docwheel serving it.")
@@ -203,7 +214,7 @@ class Snapshot(BaseModel):
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
-        return _without_nulls(handler(self), "snapshots", "semantic")
+        return _without_nulls(handler(self), "snapshots", "semantic", "checks")
 
 
 class FetchHit(BaseModel):
@@ -345,6 +356,11 @@ def render_snapshot(snap: Snapshot) -> str:
             f"search matches meaning too: query encoder from {snap.semantic.get('model')} "
             f"({snap.semantic.get('licence')})\n"
         )
+    if snap.checks:
+        head += (
+            f"answer checks: {snap.checks.held} of {snap.checks.total} held at build time "
+            "(queries the publisher pinned to the page that answers them)\n"
+        )
     built = (
         f"built {snap.built_at} with docwheel {snap.docwheel_version}; "
         f"served by docwheel {snap.server_version}\n{snap.pages} pages, {snap.sections} sections\n"
@@ -431,7 +447,17 @@ def _snapshot_part(entry: dict) -> SnapshotPart:
         pages=int(entry.get("pages") or 0),
         sections=int(entry.get("sections") or 0),
         semantic=entry.get("semantic") or None,
+        checks=_check_summary([entry]),
     )
+
+
+def _check_summary(manifests: list[dict]) -> CheckSummary | None:
+    """How many answer checks the build of these snapshots ran and how many held; None
+    when none of them has any."""
+    checks = [c for m in manifests for c in (m.get("checks") or []) if isinstance(c, dict)]
+    if not checks:
+        return None
+    return CheckSummary(total=len(checks), held=sum(1 for c in checks if c.get("passed")))
 
 
 def _past_end(tool: str) -> CursorError:
@@ -682,6 +708,7 @@ class Answers:
                 if manifest.get("snapshots")
                 else None,
                 semantic=manifest.get("semantic") or None,
+                checks=_check_summary(manifest.get("snapshots") or [manifest]),
                 built_at=manifest.get("built_at"),
                 docwheel_version=manifest.get("docwheel_version"),
                 server_version=__version__,

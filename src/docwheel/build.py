@@ -19,9 +19,9 @@ from pathlib import Path
 
 from . import __version__
 from .anchors import to_stored
-from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes
+from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes, open_index
 from .config import Config, SourceConfig, load_config
-from .errors import DocwheelError, SourceError
+from .errors import ChecksFailedError, DocwheelError, SourceError
 from .helper import HelperProcess
 from .index import section_texts
 from .index_write import IndexDoc, write_index
@@ -131,14 +131,46 @@ def _build(
         if config.semantic_model:
             manifest["semantic"] = add_semantic_layer(config.semantic_model, scratch, progress)
         manifest["files"] = index_file_hashes(scratch)
-        (scratch / MANIFEST_NAME).write_text(
-            json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
-        )
+        _write_manifest(scratch, manifest)
+        if config.checks:
+            # The index is complete and opens as it will once installed: hold it to the
+            # publisher's checks before it is moved into place (a miss leaves nothing).
+            manifest["checks"] = hold_checks(config, scratch, progress)
+            _write_manifest(scratch, manifest)
     progress(
         f"indexed {manifest['pages']} pages, {manifest['sections']} sections "
         f"from {len(loaded)} sources in {time.monotonic() - started:.1f}s -> {out}"
     )
     return manifest
+
+
+def _write_manifest(directory: Path, manifest: dict) -> None:
+    (directory / MANIFEST_NAME).write_text(
+        json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+
+
+def hold_checks(config: Config, directory: Path, progress: Progress) -> list[dict]:
+    """Run the sources file's answer checks against the index in ``directory``; return
+    their records for the manifest, or raise ``ChecksFailedError`` naming every miss."""
+    from .checks import miss_line, record, run_checks, summary
+
+    with open_index(directory) as docs:
+        results = run_checks(config.checks, docs, origin=_shown_path(config.origin))
+    misses = [miss_line(result) for result in results if not result.passed]
+    if misses:
+        raise ChecksFailedError(len(results), misses)
+    progress(summary(results))
+    return [record(result) for result in results]
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` as a message names it: relative to the current directory when inside it,
+    as the sources file's own errors name it when given so."""
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _second_core() -> bool:

@@ -137,6 +137,19 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_info)
 
     p = with_index(
+        sub.add_parser(
+            "check", help="run the answer checks of a sources file against built docs"
+        )
+    )
+    p.add_argument(
+        "--config", metavar="FILE", default=None,
+        help="the sources file whose checks: to run (default: $DOCWHEEL_CONFIG, else "
+        "docwheel.yaml)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=_check)
+
+    p = with_index(
         sub.add_parser("verify", help="check every index file against the manifest's hashes")
     )
     p.set_defaults(run=_verify)
@@ -350,6 +363,13 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
             f"  semantic: query encoder from {semantic.get('model')} ({semantic.get('licence')}), "
             f"{semantic.get('dims')} dimensions; search mixes words and meaning\n"
         )
+    checks = manifest.get("checks")
+    if checks:
+        held = sum(1 for check in checks if check.get("passed"))
+        out.write(
+            f"  answer checks: {held} of {len(checks)} held at build time "
+            "(docwheel info --json lists them)\n"
+        )
     for s in manifest.get("sources", []):
         where = s.get("url") or s.get("path") or f"{len(s.get('urls', []))} URLs"
         version = f" version {s['version']}" if s.get("version") else ""
@@ -366,6 +386,62 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
             out.write(f"  fetched {s['fetched_at']}\n")
         for warning in s.get("warnings", []):
             out.write(f"  warning: {warning}\n")
+
+
+def _check(args: argparse.Namespace, out: TextIO) -> int:
+    from .checks import record, run_checks, summary, table
+    from .config import CONFIG_ENV_VAR, load_config
+
+    path = args.config or os.environ.get(CONFIG_ENV_VAR) or "docwheel.yaml"
+    config = load_config(path)
+    if not config.checks:
+        raise DocwheelError(
+            f"{path}: no checks: to run; list questions and the page each must find "
+            "(see docs/publishing.md)"
+        )
+    with _checked_docs(args, config.name, path) as docs:
+        results = run_checks(config.checks, docs, origin=path)
+        where = [str(part.directory) for part in docs.parts]
+    if args.json:
+        _dump(
+            {
+                "config": path,
+                "indexes": where,
+                "total": len(results),
+                "passed": sum(1 for r in results if r.passed),
+                "checks": [record(r) for r in results],
+            },
+            out,
+        )
+    else:
+        out.write(table(results))
+    if any(not r.passed for r in results):
+        if args.json:  # the table says it otherwise
+            print(f"docwheel: {summary(results)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _checked_docs(args: argparse.Namespace, name: str, path: str):
+    """The docs a sources file's checks run against: ``--index``/``--only`` if given, else
+    the installed docs (or docwheel's bundled ones) whose snapshot the file names."""
+    if args.index or args.only:
+        return _open(args)
+    from .api import open_index
+    from .library import chosen_indexes
+
+    seen = []
+    for installed, directory in chosen_indexes():
+        docs = open_index(directory)
+        if docs.manifest.get("name") == name:
+            return docs
+        seen.append(f"{installed or 'docwheel'}: {docs.manifest.get('name')}")
+        docs.close()
+    raise DocwheelError(
+        f"no installed docs of snapshot {name!r}, which {path} names (installed: "
+        f"{', '.join(seen) or 'none'}); build them with `docwheel build --config {path} "
+        "--out DIR` and pass --index DIR"
+    )
 
 
 def _verify(args: argparse.Namespace, out: TextIO) -> int:

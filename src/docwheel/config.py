@@ -29,7 +29,9 @@ from .formats.markdown import ANCHOR_STYLES
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
-_TOP_KEYS = ("name", "description", "sources", "offline", "allow_secrets", "semantic")
+_TOP_KEYS = (
+    "name", "description", "sources", "offline", "allow_secrets", "semantic", "checks",
+)
 _SEMANTIC_KEYS = ("model",)
 DEFAULT_SEMANTIC_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _SOURCE_KEYS = (
@@ -37,6 +39,11 @@ _SOURCE_KEYS = (
     "max_size", "anchors", "generator",
 )
 _ALLOW_KEYS = ("source", "page", "match", "reason")
+_CHECK_KEYS = ("query", "expect", "within", "source", "version", "mode")
+CHECK_MODES = ("hybrid", "lexical")  # api.SEARCH_MODES, without importing the index code
+MAX_WITHIN = 20  # how deep a check looks: the rank a check asks for is 1..MAX_WITHIN
+DEFAULT_WITHIN = 3
+_REF = re.compile(r"([^\s:#@]+)(?:@([^\s:#]+))?:([^\s#]+)(?:#(\S+))?")
 _SNAPSHOT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _SOURCE_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 _VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,39}")
@@ -103,6 +110,26 @@ class AllowSecret:
 
 
 @dataclass(frozen=True)
+class Check:
+    """An answer check (``checks:`` in the sources file): searching ``query`` must find one
+    of ``expect`` within the first ``within`` results, or the build fails.
+
+    ``expect`` holds page refs (``source:path``, found by a hit on any section of the page)
+    and section refs (``source:path#anchor``, found by that section among the best
+    sections); any one of them counts. ``source``, ``version`` and ``mode`` are the search's
+    filters, as ``docwheel search`` takes them. ``place`` (``checks[2]``) names it in messages.
+    """
+
+    query: str
+    expect: tuple[str, ...]
+    within: int = DEFAULT_WITHIN
+    source: str | None = None
+    version: str | None = None
+    mode: str | None = None
+    place: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
 class Config:
     name: str
     description: str
@@ -115,6 +142,8 @@ class Config:
     # The sentence-transformer (hub name or local folder) to distil a query encoder from,
     # when the snapshot gets a semantic layer (``semantic:`` in the sources file).
     semantic_model: str | None = None
+    # What the built index must answer (``checks:``); run by the build and `docwheel check`.
+    checks: tuple[Check, ...] = ()
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -215,6 +244,7 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
     listed = raw_sources if isinstance(raw_sources, list) else []
     named = {r.get("name") for r in listed if isinstance(r, Mapping)}
     allow = _parse_allow_secrets(data, named, problems)
+    checks = _parse_checks(data, listed, semantic_model is not None, problems)
 
     if problems:
         raise ConfigError(origin, problems)
@@ -227,6 +257,7 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
         offline=(base_dir / offline).resolve() if offline else None,
         allow_secrets=allow,
         semantic_model=semantic_model,
+        checks=checks,
     )
 
 
@@ -452,6 +483,198 @@ def _parse_allow_secrets(
         if len(problems) == before:
             allowed.append(AllowSecret(source=source, match=match, page=page, reason=reason))
     return tuple(allowed)
+
+
+def _parse_checks(
+    data: Mapping, listed: list, semantic: bool, problems: list[str]
+) -> tuple[Check, ...]:
+    """``checks:``, a list of {query, expect, within?, source?, version?, mode?}.
+
+    Whether an expected page exists is known only once the index is built (``checks``
+    reports it then, in this style); what the sources file alone shows is checked here: the
+    types and ranges, and that a ref names a source (and version) the check can find."""
+    if "checks" not in data or data["checks"] == []:
+        return ()
+    raw = data["checks"]
+    if not isinstance(raw, list):
+        problems.append(f"checks: expected a list of {{query, expect}}, got {_a(raw)}")
+        return ()
+    versions: dict[str, list[str]] = {}  # source name -> its versions, as written
+    for entry in listed:
+        if isinstance(entry, Mapping) and isinstance(entry.get("name"), str):
+            version = entry.get("version")
+            known = versions.setdefault(entry["name"], [])
+            if isinstance(version, (int, str)) and not isinstance(version, bool) and version != "":
+                known.append(str(version))
+    checks: list[Check] = []
+    for i, entry in enumerate(raw):
+        place = f"checks[{i}]"
+        if not isinstance(entry, Mapping):
+            problems.append(f"{place}: expected a mapping with query and expect, got {_a(entry)}")
+            continue
+        before = len(problems)
+        _check_keys(entry, _CHECK_KEYS, place, problems)
+        query = entry.get("query")
+        if query is None:
+            problems.append(f"{place}.query: missing (the question a user asks)")
+        elif not isinstance(query, str):
+            problems.append(f"{place}.query: expected a string, got {_a(query)}")
+        elif not query.strip():
+            problems.append(f"{place}.query: empty")
+        within = entry.get("within", DEFAULT_WITHIN)
+        if not isinstance(within, int) or isinstance(within, bool):
+            problems.append(
+                f"{place}.within: expected a whole number 1-{MAX_WITHIN}, got {_a(within)}"
+            )
+        elif not 1 <= within <= MAX_WITHIN:
+            problems.append(f"{place}.within: {within} is not between 1 and {MAX_WITHIN}")
+        source = _check_source_filter(entry, versions, place, problems)
+        filtered = len(problems)
+        version = _check_version_filter(entry, versions, source, place, problems)
+        # A bad version is reported once, not again for every ref it would leave out.
+        version_known = len(problems) == filtered
+        mode = entry.get("mode")
+        if mode is not None and mode not in CHECK_MODES:
+            problems.append(f"{place}.mode: {mode!r} is not one of {', '.join(CHECK_MODES)}")
+        elif mode == "hybrid" and not semantic:
+            problems.append(
+                f"{place}.mode: hybrid searches by meaning too, which needs semantic: "
+                "in the sources file"
+            )
+        expect = _check_expect(
+            entry, versions, source, version if version_known else "all", place, problems
+        )
+        if len(problems) == before:
+            checks.append(
+                Check(query.strip(), expect, within, source, version, mode, place=place)
+            )
+    return tuple(checks)
+
+
+def _check_source_filter(
+    entry: Mapping, versions: dict[str, list[str]], place: str, problems: list[str]
+) -> str | None:
+    source = entry.get("source")
+    if source is None or source == "all":
+        return None
+    if not isinstance(source, str):
+        problems.append(f"{place}.source: expected a source name, got {_a(source)}")
+    elif versions and source not in versions:
+        problems.append(
+            f"{place}.source: {source!r} is not one of the sources ({', '.join(sorted(versions))})"
+        )
+    else:
+        return source
+    return None
+
+
+def _check_version_filter(
+    entry: Mapping, versions: dict[str, list[str]], source: str | None, place: str,
+    problems: list[str],
+) -> str | None:
+    version = entry.get("version")
+    if isinstance(version, int) and not isinstance(version, bool):
+        version = str(version)
+    if version is None:
+        return None
+    if isinstance(version, float):
+        problems.append(
+            f"{place}.version: write it in quotes (version: \"{version}\"): "
+            "unquoted, YAML reads it as a number and 2.10 becomes 2.1"
+        )
+        return None
+    if not isinstance(version, str):
+        problems.append(f"{place}.version: expected a string, got {_a(version)}")
+        return None
+    if version == "all":
+        return version
+    names = [source] if source else list(versions)
+    known = [v for name in names for v in versions.get(name, [])]
+    if versions and version not in known:
+        where = f" of source {source!r}" if source else " of any source"
+        listed = ", ".join(dict.fromkeys(known)) or "none (no source has a version:)"
+        problems.append(
+            f"{place}.version: {version!r} is not a version{where} (versions: {listed})"
+        )
+        return None
+    return version
+
+
+def _check_expect(
+    entry: Mapping, versions: dict[str, list[str]], source: str | None, version: str | None,
+    place: str, problems: list[str],
+) -> tuple[str, ...]:
+    """The expected refs: each well formed, of a source and version the search covers."""
+    raw = entry.get("expect")
+    if raw is None:
+        problems.append(
+            f"{place}.expect: missing (the page ref source:path, or section ref "
+            "source:path#anchor, the query must find)"
+        )
+        return ()
+    if isinstance(raw, str):
+        items = [(f"{place}.expect", raw)]
+    elif isinstance(raw, list):
+        if not raw:
+            problems.append(f"{place}.expect: empty; list at least one ref")
+        items = [(f"{place}.expect[{n}]", ref) for n, ref in enumerate(raw)]
+    else:
+        problems.append(f"{place}.expect: expected a ref or a list of refs, got {_a(raw)}")
+        return ()
+    refs: list[str] = []
+    for where, ref in items:
+        match = _REF.fullmatch(ref) if isinstance(ref, str) else None
+        if match is None:
+            shown = repr(ref) if isinstance(ref, str) else _a(ref)
+            problems.append(
+                f"{where}: {shown} is not a ref; write source:path or source:path#anchor "
+                "(`docwheel list` shows them)"
+            )
+            continue
+        name, ref_version = match.group(1), match.group(2)
+        problem = _ref_scope_problem(ref, name, ref_version, versions, source, version)
+        if problem:
+            problems.append(f"{where}: {problem}")
+        else:
+            refs.append(ref)
+    return tuple(dict.fromkeys(refs))
+
+
+def _ref_scope_problem(
+    ref: str, name: str, ref_version: str | None, versions: dict[str, list[str]],
+    source: str | None, version: str | None,
+) -> str | None:
+    """Why a search with these filters can never return ``ref``, or None."""
+    if not versions:
+        return None  # no usable sources: their own problems are reported
+    if name not in versions:
+        hint = difflib.get_close_matches(name, list(versions), n=1)
+        suggestion = f" (did you mean {hint[0]!r}?)" if hint else ""
+        return (
+            f"{ref!r} names no source{suggestion}; sources: {', '.join(sorted(versions))}"
+        )
+    if source is not None and name != source:
+        return f"{ref!r} is not in source {source!r}, the only one this check searches"
+    known = versions[name]
+    if known and ref_version is None:
+        keys = ", ".join(f"{name}@{v}:" for v in known)
+        return f"{ref!r}: source {name!r} is versioned, so its refs start with {keys}"
+    if ref_version is not None and ref_version not in known:
+        listed = ", ".join(known) if known else "none"
+        return f"{ref!r}: source {name!r} has no version {ref_version!r} (versions: {listed})"
+    if ref_version is None and version not in (None, "all"):
+        return f"{ref!r}: source {name!r} has no versions, and the check searches version {version}"
+    if ref_version is not None and version != "all":
+        from .versions import newest
+
+        searched = version or newest(known)
+        if ref_version != searched:
+            hint = f'add version: "{ref_version}" to the check' if version is None else "change one"
+            return (
+                f"{ref!r} is version {ref_version}, but the check searches version "
+                f"{searched} of {name!r}; {hint}"
+            )
+    return None
 
 
 def _check_keys(

@@ -6,6 +6,7 @@
     │   └── SecretsFoundError  the indexed text holds credentials (every finding at once)
     ├── FetchError         an HTTP fetch failed (status, timeout, not text, empty)
     ├── BuildError         the build cannot write its output where it was asked to
+    │   └── ChecksFailedError  the built docs miss answer checks (every miss at once)
     ├── IndexLoadError     no index where one was expected, or it is unreadable
     │   └── SemanticFilesError  a file of the semantic layer is missing or corrupt
     ├── QueryError         a query that cannot be searched
@@ -64,6 +65,22 @@ class SecretsFoundError(SourceError):
 
 class BuildError(DocwheelError):
     """The build cannot write where it was asked to (it never deletes what is not an index)."""
+
+
+class ChecksFailedError(BuildError):
+    """Answer checks (``checks:`` in the sources file) missed; one line per miss.
+
+    The build raises it before its output is moved into place, so a snapshot that misses a
+    check is never written, as with a broken source."""
+
+    def __init__(self, total: int, misses: Sequence[str]):
+        self.total = total
+        self.misses = list(misses)
+        lines = "\n".join(f"  {m}" for m in self.misses)
+        super().__init__(
+            f"{len(self.misses)} of {total} answer check(s) missed (checks: in the sources "
+            f"file); fix the docs or the check:\n{lines}"
+        )
 
 
 class FetchError(DocwheelError):

@@ -290,6 +290,7 @@ def _combined_manifest(parts: Sequence[DocIndex], shown: Sequence[dict[str, str]
             "pages": m.get("pages"),
             "sections": m.get("sections"),
             "semantic": m.get("semantic"),
+            "checks": m.get("checks"),
         }
         for m in manifests
     ]

@@ -265,7 +265,24 @@ def _sources_file(name: str, sources: Sequence[Source]) -> str:
             lines.append(f"    url: {_yaml(source.url)}")
         else:
             lines.append(f"    path: {_yaml(source.path or '.')}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + example_check(sources[0].name if sources else "docs")) + "\n"
+
+
+def example_check(source: str) -> list[str]:
+    """The commented-out answer check a new sources file shows. Commented out because
+    nothing is known yet about what the docs answer: a made-up check would fail the first
+    build. Uncommented as it is, it is a valid check (of a page that may not exist)."""
+    return [
+        "",
+        "# Answer checks: questions your users ask, and the page each must find within the",
+        "# first `within` results; the build fails, leaving no wheel, when one misses. Put in",
+        "# a real question and its page (`docwheel list` shows the refs), then uncomment.",
+        "# `docwheel check` runs them against a built index. See docwheel's docs/publishing.md.",
+        "# checks:",
+        "#   - query: how do I install it",
+        f"#     expect: {_yaml(source)}:install",
+        "#     within: 3",
+    ]
 
 
 def _index_dir(package: str) -> str:
@@ -288,10 +305,12 @@ python -m pip install build
 python -m build --wheel            # fetches the sources, writes dist/{package}-*.whl
 ```
 
-A build fails with one line naming the source if any source cannot be fetched or read; no
-partial wheel is written. If docwheel is not on your package index, install docwheel and
+A build fails with one line naming the source if any source cannot be fetched or read, and
+with one line per miss if the docs miss an answer check (`checks:` in `{SOURCES_FILE}`: a
+question and the page it must find); no partial wheel is written. If docwheel is not on your package index, install docwheel and
 hatchling first and build with `python -m build --wheel --no-isolation`. Try the sources
-file without a wheel: `docwheel build --config {SOURCES_FILE} --out /tmp/{name}-index`.
+file without a wheel: `docwheel build --config {SOURCES_FILE} --out /tmp/{name}-index`, and
+the checks alone against that index: `docwheel check --index /tmp/{name}-index`.
 
 ## Test
 
@@ -338,6 +357,8 @@ jobs:
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
+      # Fails, leaving no wheel, if a source broke or the docs miss an answer check
+      # (checks: in {SOURCES_FILE}).
       - name: Build the docs wheel
         run: |
           python -m pip install build
