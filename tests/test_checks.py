@@ -26,7 +26,7 @@ from docwheel.config import Check, load_config, parse_config
 from docwheel.errors import ChecksFailedError, ConfigError
 from docwheel.server import create_server
 
-from helpers import REPO, docwheel_cmd
+from helpers import FIXTURES, REPO, docwheel_cmd
 
 PAGES = {
     "guide/install.md": """\
@@ -703,8 +703,6 @@ def test_on_docs_with_vectors_a_check_searches_hybrid_unless_its_mode_says_lexic
 
     from docwheel.index import section_texts
     from docwheel.semantic import quantize_sections, save_encoder, save_section_vectors
-    from helpers import FIXTURES
-
     head = (
         f"name: topics\nsemantic: true\nsources:\n  - name: client\n    kind: markdown\n"
         f"    path: {FIXTURES / 'versions' / '2.0'}\n  - name: hooks\n    kind: markdown\n"
@@ -730,3 +728,27 @@ def test_on_docs_with_vectors_a_check_searches_hybrid_unless_its_mode_says_lexic
     with docwheel.open_index(out) as index:
         results = run_checks(checks, index, origin="docwheel.yaml")
     assert [(r.rank, r.passed) for r in results] == [(1, True), (1, True), (None, False)]
+
+
+def test_a_ref_to_a_deeper_heading_counts_when_the_result_opens_at_it(tmp_path: Path) -> None:
+    """``page#deep-anchor`` (a heading below the section split) is found by the section
+    result whose URL opens at that heading: its best match lies under it."""
+    config = tmp_path / "docwheel.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        name: anchors
+        sources:
+          - name: site
+            kind: markdown
+            path: {FIXTURES / "anchors" / "site"}
+            base_url: https://acme.example/
+        checks:
+          - query: random jitter spreads attempts
+            expect: site:client/options#jitter
+            within: 1
+          - query: circuit breaker opens after five failures
+            expect: site:client/options#jitter
+        """), encoding="utf-8")
+    with pytest.raises(ChecksFailedError) as caught:
+        build_from_file(config, tmp_path / "index")
+    (miss,) = caught.value.misses
+    assert miss.startswith("checks[1] ")

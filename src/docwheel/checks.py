@@ -14,6 +14,8 @@ Where a rank is read:
 - a section ref (``source:path#anchor``) is found only by that section, in the list of best
   sections (``docwheel search --sections``), so a page found through another section does
   not count for it;
+- a ref to a heading deeper than the section split (``page#deep-anchor``) is found by a
+  section result whose URL opens at it, that is, whose best match lies under that heading;
 - a page listed as another version of a result (``Hit.other_versions``: a ``v2/`` copy, an
   older ``version:``) is found at that result's rank.
 
@@ -100,7 +102,12 @@ def run_check(check: Check, docs: Searchable) -> CheckResult:
         for rank, hit in enumerate(found.results, 1):
             # A page listed as another version of a result (a v2/ copy, an older version:)
             # is found with it.
-            keys = [hit.ref] if by_section else [hit.ref.partition("#")[0], *hit.other_versions]
+            page = hit.ref.partition("#")[0]
+            if by_section:
+                opens_at = hit.url.partition("#")[2]
+                keys = [hit.ref, f"{page}#{opens_at}"] if opens_at else [hit.ref]
+            else:
+                keys = [page, *hit.other_versions]
             match = next((key for key in keys if key in wanted), None)
             if match is not None:
                 if best is None or rank < best[0]:
