@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 
 from .config import SourceConfig
 from .errors import FetchError, SourceError
+from .formats.includes import resolve_includes
 from .formats.llms import LlmsFullStream, parse_llms_full, parse_llms_txt
 from .formats.markdown import (
     page_meta,
@@ -355,6 +356,7 @@ def load_markdown(
     else:
         raise SourceError(source.name, str(root), "path does not exist")
     raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
+    raws, fragments = _resolve_includes(root, raws) if root.is_dir() else (raws, [])
     base = source.base_url
     located = [
         (raw, urljoin(base, site_url(raw.location)) if base else raw.location) for raw in raws
@@ -365,7 +367,34 @@ def load_markdown(
     mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
     loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github", parse)
     loaded.warnings[:0] = warnings
+    loaded.raws += fragments
     return loaded
+
+
+def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]]:
+    """Each file's include lines replaced by their targets' text (``formats.includes``),
+    read only from inside ``root``; returns (pages, fragments): a file another file
+    includes is part of that page, not a page of its own (it is still read and hashed)."""
+    top = root.resolve()
+
+    def read(target: str, where: str) -> tuple[str, str] | None:
+        bases = [top] if target.startswith("/") else [(top / where).parent, top, top.parent]
+        for base in bases:  # the including file's folder, the source folder, its project
+            path = (base / target.lstrip("/")).resolve()
+            if path.is_relative_to(top) and path.is_file():
+                try:
+                    return path.read_text(encoding="utf-8", errors="replace"), path.relative_to(top).as_posix()
+                except OSError:
+                    return None
+        return None
+
+    resolved, included = [], set()
+    for raw in raws:
+        text, found = resolve_includes(raw.text, raw.location, read)
+        included |= found
+        resolved.append(dataclasses.replace(raw, text=text) if found else raw)
+    pages = [raw for raw in resolved if raw.location not in included]
+    return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 
 
 def _markdown_files(root: Path) -> list[Path]:
