@@ -278,3 +278,8 @@ def test_cut_markers_outside_a_twoslash_fence_are_code():
 def test_the_stored_text_is_what_read_doc_returns_without_markers():
     stored = page_text('!!! note "Heads up"\n\n    Read this.\n\n--8<-- "missing.md"\n')
     assert stored == "Heads up\n\nRead this."
+
+
+def test_quoted_content_tabs_stay_tabs_after_a_tabs_container():
+    text = body('::: tabs\n== A\nA text\n:::\n\n=== "pip"\n\n    pip text\n')
+    assert text == "A\nA text\n\npip\n\npip text"

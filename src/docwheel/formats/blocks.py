@@ -39,6 +39,9 @@ _STUB_OPTIONS = re.compile(r"^[ \t]+(?:options|handler|selection|rendering)[ \t]
 INCLUDE_LINE = re.compile(
     r"^[ \t]*(?:;?--8<--(?:[ \t].*)?|<<<[ \t]+\S.*|\{\*[ \t].*\*\}|<!--[ \t]*@include:.*-->)[ \t]*$"
 )
+# vitepress-plugin-tabs: `::: tabs` holds tabs opened by `== label` lines (`===` when nested).
+_TABS_CONTAINER = re.compile(r"^[ \t]*:{3,}[ \t]*tabs\b")
+_TABS_LABEL = re.compile(r"^[ \t]*={2,3}[ \t]+(\S.*?)[ \t]*$")
 # MyST: a `(label)=` target line before a heading.
 _MYST_TARGET = re.compile(r"^[ \t]*\([\w.:/-]+\)=[ \t]*$")
 
@@ -78,6 +81,7 @@ def unwrap_blocks(lines: Sequence[str], kinds: Sequence[str]) -> list[str]:
     out: list[str] = []
     stack: list[_Open] = []  # open indented blocks, innermost last
     slashes: list[int] = []  # open /// blocks: their number of slashes
+    tabs = False  # a `::: tabs` container was seen: `== label` lines are tab labels
     i, n = 0, len(lines)
     while i < n:
         line, kind = lines[i], kinds[i]
@@ -106,6 +110,12 @@ def unwrap_blocks(lines: Sequence[str], kinds: Sequence[str]) -> list[str]:
                 out.append(" " * (width - shift) + title)
                 out.append("")
             stack.append(_Open(width + 4, shift + 4))
+            i += 1
+            continue
+        if ":::" in line and _TABS_CONTAINER.match(line):
+            tabs = True
+        elif tabs and "==" in line and (m := _TABS_LABEL.match(shown)):
+            out.append(m.group(1))
             i += 1
             continue
         m = _SLASH_OPEN.match(line)

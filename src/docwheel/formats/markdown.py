@@ -463,7 +463,6 @@ _CONTAINER = re.compile(
 )
 # Containers whose words after the name are options, not a title (`::: tabs key:provider`).
 _UNTITLED_CONTAINERS = frozenset({"tabs", "code-group"})
-_TAB_LABEL = re.compile(r"^[ \t]*={2,}[ \t]+(\S.*?)[ \t]*$")
 _INLINE_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": None, "\u200c": None, "\ufeff": None})
@@ -495,22 +494,14 @@ def _decode_prose(lines: list[str]) -> list[str]:
 
 
 def _drop_containers(lines: list[str]) -> list[str]:
-    """Container marker lines go; a custom title stays as a line. Inside a tabs container
-    (vitepress-plugin-tabs) a ``== label`` line is the tab's label, kept without its marker."""
+    """Container marker lines go; a custom title stays as a line."""
     out = []
-    open_names: list[str] = []
     for line in lines:
         m = _CONTAINER.match(line) if ":::" in line else None
         if m is None:
-            tab = _TAB_LABEL.match(line) if "tabs" in open_names and "==" in line else None
-            out.append(tab.group(1) if tab else line)
+            out.append(line)
             continue
         name = (m.group(1) or m.group(2) or "").lower()
-        if not name and not m.group(3).strip():
-            if open_names:
-                open_names.pop()
-            continue
-        open_names.append(name)
         title = m.group(3).strip()
         if title.startswith("["):  # `:::note[Title]{icon="…"}`
             title = title[1 : title.index("]")] if "]" in title else title[1:]
