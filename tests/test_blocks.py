@@ -263,6 +263,17 @@ def test_shiki_line_markers_leave_the_code_they_annotate():
     )
 
 
+def test_a_marker_alone_on_its_line_leaves_no_line():
+    assert code("```ts\n// [!code word:'validation']\ntest('validation')\n```\n") == (
+        "test('validation')"
+    )
+
+
+def test_a_jsx_style_object_is_not_a_placeholder():
+    text = body('Click <img src="/a.png" style={{display: "inline"}} /> here.')
+    assert text == 'Click <img src="/a.png" style={{display: "inline"}} /> here.'
+
+
 def test_twoslash_directives_and_cut_code_are_not_shown():
     assert code(
         "```ts twoslash [a.ts]\n// @errors: 2769\n// @filename: setup.ts\nimport { x } from 'y'\n"

@@ -298,15 +298,25 @@ def _clean_fence(code: Sequence[str], twoslash: bool) -> list[str]:
             elif not hidden and not _TWOSLASH_LINE.match(line):
                 kept.append(line)
         code = kept
-    return [_CODE_MARK.sub("", line) if "[!code" in line else line for line in code if not _code_include(line)]
+    kept = []
+    for line in code:
+        if "[!code" in line:
+            unmarked = _CODE_MARK.sub("", line)
+            if unmarked.strip() or not line.strip().startswith(("//", "#", "<!--", "/*", "--", ";")):
+                kept.append(unmarked)
+            # else a marker alone on its line (`// [!code word:x]`) notes the next one
+        elif not _code_include(line):
+            kept.append(line)
+    return kept
 
 
 # -- template placeholders in prose ----------------------------------------------------------
 
 # `{{ version }}` (Jinja, Vue, Handlebars), `{% include x %}` (Jinja, Liquid, Markdoc),
 # `%PRETTIER_VERSION%` (a build-time substitution): the page shows the value, never these.
+# `style={{…}}` is a JSX attribute's object, not a placeholder (the tag cleanup reads it).
 _PLACEHOLDER = re.compile(
-    r"[ \t]*(?:\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%]))"
+    r"[ \t]*(?:(?<!=)\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%]))"
 )
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
