@@ -300,7 +300,8 @@ _MARKER_LINE = re.compile(
     r"""|;?--8<--|<<<\s|\{\*\s|<!--\s*@include:"""  # include lines
     r"""|\([\w.:/-]+\)=\s*$)"""  # MyST targets
 )
-_PLACEHOLDER = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%])")
+# `style={{…}}` is a JSX attribute holding an object, not a placeholder.
+_PLACEHOLDER = re.compile(r"(?<!=)\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%])")
 
 
 def marker_leftovers(text: str) -> list[str]:

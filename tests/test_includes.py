@@ -93,3 +93,32 @@ def test_includes_stop_at_the_maximum_depth():
 
     text, included = resolve_includes(chain["d0.md"], "d0.md", deep)
     assert text.startswith("<!--@include:") and len(included) == MAX_DEPTH
+
+
+def test_an_imported_markdown_component_is_replaced_by_its_text_without_frontmatter():
+    files = {"snippets/tip.mdx": "---\ntitle: Tip\n---\n<Tip>\nPin the version.\n</Tip>\n"}
+
+    def reader(target: str, where: str):
+        path = target.lstrip("/")
+        return (files[path], path) if path in files else None
+
+    page = "import PinTip from '/snippets/tip.mdx'\n\n# Apps\n\n<PinTip />\n\nText <PinTip /> inline.\n"
+    text, included = resolve_includes(page, "apps.mdx", reader)
+    assert text == (
+        "import PinTip from '/snippets/tip.mdx'\n\n# Apps\n\n<Tip>\nPin the version.\n</Tip>\n\n"
+        "Text <PinTip /> inline.\n"
+    )
+    assert included == set()  # snippets/ holds no pages anyway (sources.SKIP_DIRS)
+
+
+def test_an_imported_page_stays_a_page_unless_its_name_marks_a_partial():
+    files = {"intro.md": "Intro text.", "_shared.mdx": "Shared text."}
+
+    def reader(target: str, where: str):
+        path = target.removeprefix("./")
+        return (files[path], path) if path in files else None
+
+    page = "import Intro from './intro.md'\nimport Shared from './_shared.mdx'\n\n<Intro />\n\n<Shared />\n"
+    text, included = resolve_includes(page, "page.mdx", reader)
+    assert text.endswith("\nIntro text.\n\nShared text.\n")
+    assert included == {"_shared.mdx"}

@@ -1,8 +1,10 @@
 """Include lines resolved into the text they stand for, as the docs generator does.
 
 ``--8<-- "file"`` (pymdownx.snippets, MkDocs), ``<!--@include: ./file.md-->`` and
-``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes): the page shows the
-target's text, never the line. Resolving needs files, but this module stays pure: the caller
+``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes), and an MDX page
+that imports a Markdown file as a component (``import Tip from '/snippets/tip.mdx'`` then
+``<Tip />``: Mintlify snippets, Docusaurus partials): the page shows the target's text,
+never the line. Resolving needs files, but this module stays pure: the caller
 passes ``read(target, where)``, which returns the target's text and its own path, or None
 when the target is missing or outside the source folder (the line is then dropped later by
 the body cleanup, ``blocks.INCLUDE_LINE``).
@@ -24,7 +26,10 @@ _VP_INCLUDE = re.compile(r"^([ \t]*)<!--[ \t]*@include:[ \t]*(.+?)[ \t]*-->[ \t]
 _VP_CODE = re.compile(r"^([ \t]*)<<<[ \t]+(\S+?)(\{[^}]*\})?(?:[ \t]+\[([^\]]*)\])?[ \t]*$")
 _CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
 _LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
-_HINTS = ("--8<--", "@include:", "<<<", "{*")
+_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ")
+# MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
+_MDX_IMPORT = re.compile(r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M)
+_FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
 
 def resolve_includes(
@@ -41,10 +46,11 @@ def resolve_includes(
     included: set[str] = set()
     out: list[str] = []
     lines = text.split("\n")
+    partials = dict(_MDX_IMPORT.findall(text)) if "import " in text else {}
     i = 0
     while i < len(lines):
         line = lines[i]
-        found = _include(line)
+        found = _include(line) or _partial(line, partials)
         if found is None and _SNIPPET_BLOCK.match(line):
             block = _snippet_block(lines, i)
             if block is not None:
@@ -68,7 +74,7 @@ def resolve_includes(
 
 
 def _include(line: str) -> tuple[str, str, str, str] | None:
-    """(indent, target, "md" or a code language, label) of an include line, or None."""
+    """(indent, target, "md", "partial" or a code language, label) of an include line."""
     if "--8<--" in line and (m := _SNIPPET.match(line)):
         return m.group(1), m.group(2) or m.group(3) or m.group(4), "md", ""
     if "@include:" in line and (m := _VP_INCLUDE.match(line)):
@@ -77,6 +83,16 @@ def _include(line: str) -> tuple[str, str, str, str] | None:
         return m.group(1), m.group(2), _language(m.group(2)), m.group(4) or ""
     if "{*" in line and (m := _CODE_MACRO.match(line)):
         return m.group(1), m.group(2), _language(m.group(2)), ""
+    return None
+
+
+def _partial(line: str, partials: dict[str, str]) -> tuple[str, str, str, str] | None:
+    """An imported Markdown component used alone on its line: ``<Tip />``."""
+    if not partials or "<" not in line:
+        return None
+    m = re.match(r"^([ \t]*)<([A-Z]\w*)[ \t]*/>[ \t]*$", line)
+    if m and m.group(2) in partials:
+        return m.group(1), partials[m.group(2)], "partial", ""
     return None
 
 
@@ -107,15 +123,20 @@ def _read_one(
     code: str,
     label: str,
 ) -> str | None:
-    path, region, first, last = _split_target(target, code == "md")
+    path, region, first, last = _split_target(target, code in ("md", "partial"))
     if not path or "://" in path or len(chain) >= MAX_DEPTH:
         return None
     got = read(path, where)
     if got is None or got[1] in chain or got[1] == where:
         return None
     body, found = got
-    included.add(found)
-    body = _select(body.replace("\r\n", "\n").rstrip("\n"), region, first, last)
+    if code != "partial" or PurePosixPath(found).name.startswith("_"):
+        included.add(found)  # an imported page that is not a `_partial` is still a page
+    code = "md" if code == "partial" else code
+    body = body.replace("\r\n", "\n").removeprefix("\ufeff")
+    if code == "md":  # an included page's frontmatter is not shown
+        body = _FRONTMATTER.sub("", body, count=1)
+    body = _select(body.rstrip("\n"), region, first, last)
     if code != "md":
         fence = "`" * max(3, _longest_backticks(body) + 1)
         title = f" [{label}]" if label else ""
