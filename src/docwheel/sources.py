@@ -383,9 +383,10 @@ def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]
             path = (base / target.lstrip("/")).resolve()
             if path.is_relative_to(top) and path.is_file():
                 try:
-                    return path.read_text(encoding="utf-8", errors="replace"), path.relative_to(top).as_posix()
+                    text = path.read_text(encoding="utf-8", errors="replace")
                 except OSError:
                     return None
+                return text, path.relative_to(top).as_posix()
         return None
 
     resolved, included = [], set()

@@ -23,7 +23,9 @@ Classify = Callable[[Sequence[str]], list[str]]
 
 # `!!! note "Title"`, `??? tip`, `???+ warning "T"`, `!!! danger highlight blink "T"`;
 # `!!! important ""` has no title.
-_ADMONITION = re.compile(r"""^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"(.*)")?[ \t]*$""")
+_ADMONITION = re.compile(
+    r"""^([ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*(?:[ \t]+"(.*)")?[ \t]*$"""
+)
 # pymdownx.tabbed: `=== "pip"`, `===! "First"`, `===+ "Selected"`; the label is quoted.
 _TAB = re.compile(r"""^([ \t]*)===[!+]?[ \t]+"(.*)"[ \t]*$""")
 # pymdownx.blocks: `/// note | Title`, `//// tab | X`, closed by the same number of slashes.
@@ -244,7 +246,9 @@ def _first_directive(lines: Sequence[str], kinds: Sequence[str]):
 # -- inside code: line markers readers never see -----------------------------------------
 
 # Shiki/VitePress notation: `// [!code ++]`, `# [!code focus]`, `<!-- [!code error] -->`.
-_CODE_MARK = re.compile(r"[ \t]*(?://|#|--|<!--|/\*|;)[ \t]*\[!code\b[^\]]*\][ \t]*(?:-->|\*/)?[ \t]*$")
+_CODE_MARK = re.compile(
+    r"[ \t]*(?://|#|--|<!--|/\*|;)[ \t]*\[!code\b[^\]]*\][ \t]*(?:-->|\*/)?[ \t]*$"
+)
 _CUT = re.compile(r"^[ \t]*//[ \t]*---cut(?:-before)?---[ \t]*$")
 _CUT_AFTER = re.compile(r"^[ \t]*//[ \t]*---cut-after---[ \t]*$")
 _CUT_START = re.compile(r"^[ \t]*//[ \t]*---cut-start---[ \t]*$")
@@ -302,9 +306,9 @@ def _clean_fence(code: Sequence[str], twoslash: bool) -> list[str]:
     for line in code:
         if "[!code" in line:
             unmarked = _CODE_MARK.sub("", line)
-            if unmarked.strip() or not line.strip().startswith(("//", "#", "<!--", "/*", "--", ";")):
+            alone = line.strip().startswith(("//", "#", "<!--", "/*", "--", ";"))
+            if unmarked.strip() or not alone:  # alone, `// [!code word:x]` marks the next line
                 kept.append(unmarked)
-            # else a marker alone on its line (`// [!code word:x]`) notes the next one
         elif not _code_include(line):
             kept.append(line)
     return kept

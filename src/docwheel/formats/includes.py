@@ -28,7 +28,9 @@ _CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
 _LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
 _HINTS = ("--8<--", "@include:", "<<<", "{*", "import ")
 # MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
-_MDX_IMPORT = re.compile(r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M)
+_MDX_IMPORT = re.compile(
+    r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
+)
 _FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
 
@@ -57,8 +59,8 @@ def resolve_includes(
                 end, targets = block
                 texts = [_read_one(t, where, read, _chain, included, "md", "") for t in targets]
                 if all(t is not None for t in texts):
-                    indent = _SNIPPET_BLOCK.match(line).group(1)  # type: ignore[union-attr]
-                    out += [indent + x if x else x for t in texts for x in t.split("\n")]  # type: ignore[union-attr]
+                    indent = line[: len(line) - len(line.lstrip())]
+                    out += [indent + x if x else x for t in texts if t for x in t.split("\n")]
                     i = end + 1
                     continue
         if found is not None:

@@ -6,7 +6,8 @@ a bash sample is the most common way a naive splitter goes wrong.
 
 The cleanup keeps what a reader of the rendered page reads: text inside MDX components and
 VitePress ``:::`` containers, the text of HTML blocks, decoded entities; and drops what they
-never see: ESM lines, component tags, HTML comments, scripts and styles.
+never see: ESM lines, component tags, HTML comments, scripts and styles. Admonitions, tabs,
+directives, include lines and code line markers are read by ``blocks`` first.
 """
 
 from __future__ import annotations
