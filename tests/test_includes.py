@@ -122,3 +122,10 @@ def test_an_imported_page_stays_a_page_unless_its_name_marks_a_partial():
     text, included = resolve_includes(page, "page.mdx", reader)
     assert text.endswith("\nIntro text.\n\nShared text.\n")
     assert included == {"_shared.mdx"}
+
+
+def test_block_includes_inside_a_code_sample_are_shown_as_written():
+    sample = (
+        "import Tip from '/snippets/tip.mdx'\n\n```mdx\n<Tip />\n<<< @/code/example.py\n```\n"
+    )
+    assert resolve_includes(sample, "page.mdx", read) == (sample, set())

@@ -26,6 +26,7 @@ _VP_INCLUDE = re.compile(r"^([ \t]*)<!--[ \t]*@include:[ \t]*(.+?)[ \t]*-->[ \t]
 _VP_CODE = re.compile(r"^([ \t]*)<<<[ \t]+(\S+?)(\{[^}]*\})?(?:[ \t]+\[([^\]]*)\])?[ \t]*$")
 _CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
 _LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
 _HINTS = ("--8<--", "@include:", "<<<", "{*", "import ")
 # MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
 _MDX_IMPORT = re.compile(
@@ -49,10 +50,11 @@ def resolve_includes(
     out: list[str] = []
     lines = text.split("\n")
     partials = dict(_MDX_IMPORT.findall(text)) if "import " in text else {}
+    fenced = _fenced(lines)
     i = 0
     while i < len(lines):
         line = lines[i]
-        found = _include(line) or _partial(line, partials)
+        found = _include(line, fenced[i]) or (None if fenced[i] else _partial(line, partials))
         if found is None and _SNIPPET_BLOCK.match(line):
             block = _snippet_block(lines, i)
             if block is not None:
@@ -75,12 +77,34 @@ def resolve_includes(
     return "\n".join(out), included
 
 
-def _include(line: str) -> tuple[str, str, str, str] | None:
-    """(indent, target, "md", "partial" or a code language, label) of an include line."""
+def _fenced(lines: list[str]) -> list[bool]:
+    """Whether each line is inside fenced code (fence lines included), CommonMark's rule."""
+    marks, fence = [], None
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None:
+            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                fence = m.group(1)
+            marks.append(fence is not None)
+        else:
+            marks.append(True)
+            closer = m is not None and m.group(1)[0] == fence[0] and not m.group(2).strip()
+            if closer and len(m.group(1)) >= len(fence):  # type: ignore[union-attr]
+                fence = None
+    return marks
+
+
+def _include(line: str, fenced: bool) -> tuple[str, str, str, str] | None:
+    """(indent, target, "md", "partial" or a code language, label) of an include line.
+
+    Snippets and VitePress's Markdown includes are read before the Markdown is (inside
+    code samples too); ``<<<`` and ``{* *}`` are block syntax, so never inside code."""
     if "--8<--" in line and (m := _SNIPPET.match(line)):
         return m.group(1), m.group(2) or m.group(3) or m.group(4), "md", ""
     if "@include:" in line and (m := _VP_INCLUDE.match(line)):
         return m.group(1), m.group(2), "md", ""
+    if fenced:
+        return None
     if line.lstrip().startswith("<<<") and (m := _VP_CODE.match(line)):
         return m.group(1), m.group(2), _language(m.group(2)), m.group(4) or ""
     if "{*" in line and (m := _CODE_MACRO.match(line)):
