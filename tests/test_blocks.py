@@ -294,3 +294,20 @@ def test_the_stored_text_is_what_read_doc_returns_without_markers():
 def test_quoted_content_tabs_stay_tabs_after_a_tabs_container():
     text = body('::: tabs\n== A\nA text\n:::\n\n=== "pip"\n\n    pip text\n')
     assert text == "A\nA text\n\npip\n\npip text"
+
+
+def test_alert_markers_abbreviations_and_attribute_lists_are_not_words():
+    text = body(
+        "> [!IMPORTANT]\n> Read this first.\n\n"
+        '![Run Result](../assets/run.png){: style="height:50px;width:150px"}\n\n'
+        "[Get started](install.md){ .md-button .md-button--primary }\n\n"
+        "A paragraph with a class.\n{: .lead }\n\n"
+        "*[HTML]: Hyper Text Markup Language\n\n"
+        "## Install {#setup}\n\n"
+        "Rust prints `{:?}` and a set {a, b} stays.\n"
+    )
+    assert text == (
+        ">\n> Read this first.\n\n![Run Result](../assets/run.png)\n\n[Get started](install.md)\n\n"
+        "A paragraph with a class.\n\n## Install {#setup}\n\n"
+        "Rust prints `{:?}` and a set {a, b} stays."
+    )

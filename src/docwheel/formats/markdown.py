@@ -25,7 +25,13 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import yaml
 
 from ..models import Page, Section
-from .blocks import clean_code, drop_placeholders, unwrap_blocks, unwrap_directives
+from .blocks import (
+    clean_code,
+    drop_markers,
+    drop_placeholders,
+    unwrap_blocks,
+    unwrap_directives,
+)
 
 PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"  # as in ``blocks``
 
@@ -639,6 +645,7 @@ def clean_body(text: str) -> str:
         _drop_containers,
         _html_blocks,
         drop_placeholders,
+        drop_markers,
         _decode_prose,
         _squeeze_blanks,
     )
