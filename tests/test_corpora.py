@@ -31,6 +31,8 @@ class Corpus(NamedTuple):
     path: str  # inside the corpus folder
     base_url: str
     layout: str
+    # Reviewed example credentials in the docs (``allow_secrets:``), by the text they contain.
+    allow: tuple[str, ...] = ()
 
 
 CORPUS = {
@@ -47,6 +49,12 @@ CORPUS = {
     "mcp-docs": Corpus("markdown", "docs", "https://modelcontextprotocol.io/", "markdown"),
     "mcp-docs-mintjson": Corpus("markdown", "docs", "https://modelcontextprotocol.io/", "markdown"),
     "fastmcp-docs": Corpus("markdown", "docs", "https://gofastmcp.com/", "markdown"),
+    "uv-docs": Corpus(
+        "markdown", "docs", "https://docs.astral.sh/uv/", "markdown", ("github_pat_asdf", "public:koala@")
+    ),
+    "prettier-docs": Corpus("markdown", "docs", "https://prettier.io/docs/", "markdown"),
+    "vitest-docs": Corpus("markdown", "docs", "https://vitest.dev/", "markdown"),
+    "starlight-docs": Corpus("markdown", "docs", "https://starlight.astro.build/", "markdown"),
 }
 
 
@@ -74,6 +82,10 @@ def built(tmp_path_factory: pytest.TempPathFactory):
                             "base_url": corpus.base_url,
                         }
                     ],
+                    "allow_secrets": [
+                        {"source": "docs", "match": match, "reason": "an example in the docs"}
+                        for match in corpus.allow
+                    ],
                 },
                 base_dir=CORPORA / name,
                 origin=f"{name}/docwheel.yaml",
@@ -89,22 +101,46 @@ def expected_pages(name: str) -> int:
     """The page count SOURCE.md states, minus the files docwheel rightly does not index.
 
     The count is read from the "files / size" row of the table. llms-full corpora state
-    "N pages". Markdown trees state "N pages" (fastmcp) or only
-    "N `.mdx`" files (mcp-docs, mcp-docs-mintjson). Either count includes Mintlify's
+    "N pages". Markdown trees state "N pages" (fastmcp), "N `.mdx`" files (mcp-docs,
+    mcp-docs-mintjson) or "N `.md`" files (the others). Either count includes Mintlify's
     ``snippets/`` folder, which holds fragments that pages import, not pages the site
-    serves (docwheel skips it, see ``sources.SKIP_DIRS``): one file in each tree. No page
-    in these corpora sets ``noindex``/``hidden``, so nothing else is subtracted.
+    serves (docwheel skips it, see ``sources.SKIP_DIRS``): one file in each tree; and the
+    fragments other pages include (``<!--@include: -->``, ``--8<--``), which are part of
+    those pages. No page in these corpora sets ``noindex``/``hidden``.
     """
     source_md = (CORPORA / name / "SOURCE.md").read_text(encoding="utf-8")
     row = next(line for line in source_md.splitlines() if line.startswith("| files / size |"))
-    m = re.search(r"\b(\d+) pages\b", row) or re.search(r"\((\d+) `\.mdx`", row)
-    assert m is not None, f"{name}/SOURCE.md states no page or .mdx count: {row}"
-    count = int(m.group(1))
+    m = re.search(r"\b(\d+) pages\b", row)
+    files = [int(n) for n in re.findall(r"\b(\d+) `\.mdx?`", row)]  # "33 `.mdx`, 4 `.md`"
+    assert m is not None or files, f"{name}/SOURCE.md states no page or file count: {row}"
+    count = int(m.group(1)) if m else sum(files)
     corpus = CORPUS[name]
     if corpus.kind == "markdown":
         root = CORPORA / name / corpus.path
         count -= sum(1 for f in _markdown_files(root) if set(f.relative_to(root).parts) & SKIP_DIRS)
+        count -= len(included_fragments(root))
     return count
+
+
+_INCLUDE_TARGET = re.compile(
+    r"<!--\s*@include:\s*(\S+?)\s*-->|^\s*--8<--\s+[\"'](\S+?)[\"']", re.M
+)
+
+
+def included_fragments(root: Path) -> set[Path]:
+    """The files of the tree that another file includes, read independently of docwheel:
+    relative to the including file, or (``--8<--``) to the tree's parent folder."""
+    found = set()
+    for file in _markdown_files(root):
+        text = file.read_text(encoding="utf-8", errors="replace")
+        for m in _INCLUDE_TARGET.finditer(text):
+            if m.group(1):
+                target = (file.parent / m.group(1)).resolve()
+            else:
+                target = (root.parent / m.group(2)).resolve()
+            if target.is_file() and target.is_relative_to(root.resolve()):
+                found.add(target)
+    return found
 
 
 def _markdown_files(root: Path) -> Iterator[Path]:
@@ -218,7 +254,22 @@ def test_every_page_has_an_absolute_url_on_its_site(built, name: str) -> None:
     assert [p.ref for p in pages if not p.url.startswith(f"https://{host}/")] == []
 
 
-@pytest.mark.parametrize("name", list(CORPUS))
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="a heading's code span (## `<Aside>` Props) is shown without its "
+                "backticks; heading text is the generators work on main",
+            ),
+        )
+        if name == "starlight-docs"
+        else name
+        for name in CORPUS
+    ],
+)
 def test_no_mdx_import_export_or_component_tag_reaches_the_index(built, name: str) -> None:
     found = {}
     with docwheel.open_index(built(name).index) as docs:
@@ -238,6 +289,44 @@ def test_the_mcp_pair_yields_matching_pages_from_tree_and_llms_full(built) -> No
     architecture = "https://modelcontextprotocol.io/docs/concepts/architecture"
     assert tree_pages[architecture] == full_pages[architecture] == "Core architecture"
     assert len(set(tree_pages) & set(full_pages)) >= 15
+
+
+# -- what a reader never sees: block markers, include lines, placeholders ------------------
+
+_MARKER_LINE = re.compile(
+    r"""^\s*(?:(?:!!!|\?\?\?\+?)\s+\w"""  # MkDocs admonitions
+    r"""|===[!+]?\s+"|={2,3}\s+\S"""  # content tabs (pymdownx, vitepress-plugin-tabs)
+    r"""|:{3,}|/{3,}\s*[A-Za-z]"""  # containers, asides, pymdownx blocks, ::: stubs
+    r"""|;?--8<--|<<<\s|\{\*\s|<!--\s*@include:"""  # include lines
+    r"""|\([\w.:/-]+\)=\s*$)"""  # MyST targets
+)
+# `style={{…}}` is a JSX attribute holding an object, not a placeholder.
+_PLACEHOLDER = re.compile(r"(?<!=)\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%])")
+
+
+def marker_leftovers(text: str) -> list[str]:
+    """Lines outside fences with a block marker, an include or a template placeholder
+    outside inline code."""
+    found = []
+    for line, fenced in _fenced(text.split("\n")):
+        if fenced:
+            continue
+        if _MARKER_LINE.match(line) or _PLACEHOLDER.search(_CODE_SPAN.sub("", line)):
+            found.append(line)
+    return found
+
+
+@pytest.mark.parametrize("name", list(CORPUS))
+def test_no_block_marker_include_or_placeholder_reaches_the_index(built, name: str) -> None:
+    found = {}
+    with docwheel.open_index(built(name).index) as docs:
+        for page in docs.outline():
+            labels = [page.title, *(s.heading for s in page.sections)]
+            leftovers = [t for t in labels if marker_leftovers(t)]
+            leftovers += marker_leftovers(docs.read(page.ref).text)
+            if leftovers:
+                found[page.ref] = leftovers[:3]
+    assert found == {}
 
 
 # -- links into pages: how many of a docs set's own anchors docwheel knows ----------------

@@ -295,3 +295,35 @@ def test_a_mintlify_folder_keeps_slashes_in_anchors_as_its_site_does(tmp_path: P
     (tmp_path / "docs.json").write_text('{"navigation": []}', encoding="utf-8")
     mintlify = load_source(folder(tmp_path), no_fetch).pages[0]
     assert (plain.sections[1].anchor, mintlify.sections[1].anchor) == ("toolslist", "tools/list")
+
+
+# -- includes ------------------------------------------------------------------------------
+
+
+def test_includes_are_read_from_inside_the_folder_only_and_fragments_are_not_pages(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "outside.md").write_text("SECRET outside words\n", encoding="utf-8")
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "guide" / "cli.md").write_text(
+        "# CLI\n\n<!--@include: ./cli-generated.md-->\n\n"
+        "<!--@include: ../../outside.md-->\n\n"
+        '--8<-- "docs/parts/shared.md"\n\n'  # MkDocs: relative to the project, inside docs/
+        '--8<-- "outside.md"\n\n'
+        "<!--@include: ./linked.md-->\n",
+        encoding="utf-8",
+    )
+    (docs / "guide" / "cli-generated.md").write_text("### --watch\n\nWatch files.\n", encoding="utf-8")
+    (docs / "parts").mkdir()
+    (docs / "parts" / "shared.md").write_text("Shared words.\n", encoding="utf-8")
+    (docs / "guide" / "linked.md").symlink_to(tmp_path / "outside.md")
+    loaded = load_source(folder(docs), no_fetch)
+    (page,) = [p for p in loaded.pages if p.path == "guide/cli"]
+    text = "\n".join(s.text for s in page.sections)
+    assert [s.heading for s in page.sections] == ["", "--watch"]
+    assert "Watch files." in text and "Shared words." in text
+    assert "SECRET" not in text and "include" not in text and "--8<--" not in text
+    paths = {p.path for p in loaded.pages}
+    assert "guide/cli-generated" not in paths and "parts/shared" not in paths
+    assert {"guide/cli-generated.md", "parts/shared.md"} <= {r.location for r in loaded.raws}

@@ -21,6 +21,7 @@ from urllib.parse import urljoin
 
 from .config import SourceConfig
 from .errors import FetchError, SourceError
+from .formats.includes import resolve_includes
 from .formats.llms import LlmsFullStream, parse_llms_full, parse_llms_txt
 from .formats.generators import GENERATORS, configured, detect, find_config
 from .formats.markdown import (
@@ -390,21 +391,49 @@ def load_markdown(
     settings = generator.settings(detected.config, folder, warn)
     nav = generator.navigation(detected.config, folder, warn) if root.is_dir() else None
     base = source.base_url
+    raws = [read(p, rel) for p, rel in files if generator.is_page(rel, settings)]
+    read.cache_clear()
+    raws, fragments = _resolve_includes(root, raws) if root.is_dir() else (raws, [])
     located = []
-    for p, rel in files:
-        if not generator.is_page(rel, settings):
-            continue
-        raw = read(p, rel)
+    for raw in raws:
+        rel = raw.location
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location
         located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
-    read.cache_clear()
     loaded = _parse_markdown_raws(source, located, nav, generator.anchors, parse, generator.title_from)
     loaded.warnings[:0] = unnamed + warnings
     loaded.generator = generator.name
     loaded.generator_reason = detected.reason
+    loaded.raws += fragments
     return loaded
+
+
+def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]]:
+    """Each file's include lines replaced by their targets' text (``formats.includes``),
+    read only from inside ``root``; returns (pages, fragments): a file another file
+    includes is part of that page, not a page of its own (it is still read and hashed)."""
+    top = root.resolve()
+
+    def read(target: str, where: str) -> tuple[str, str] | None:
+        bases = [top] if target.startswith("/") else [(top / where).parent, top, top.parent]
+        for base in bases:  # the including file's folder, the source folder, its project
+            path = (base / target.lstrip("/")).resolve()
+            if path.is_relative_to(top) and path.is_file():
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    return None
+                return text, path.relative_to(top).as_posix()
+        return None
+
+    resolved, included = [], set()
+    for raw in raws:
+        text, found = resolve_includes(raw.text, raw.location, read)
+        included |= found
+        resolved.append(dataclasses.replace(raw, text=text) if found else raw)
+    pages = [raw for raw in resolved if raw.location not in included]
+    return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 
 
 def _markdown_files(root: Path) -> list[Path]:

@@ -6,7 +6,8 @@ a bash sample is the most common way a naive splitter goes wrong.
 
 The cleanup keeps what a reader of the rendered page reads: text inside MDX components and
 VitePress ``:::`` containers, the text of HTML blocks, decoded entities; and drops what they
-never see: ESM lines, component tags, HTML comments, scripts and styles.
+never see: ESM lines, component tags, HTML comments, scripts and styles. Admonitions, tabs,
+directives, include lines and code line markers are read by ``blocks`` first.
 """
 
 from __future__ import annotations
@@ -24,8 +25,15 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 import yaml
 
 from ..models import Anchor, Page, Section
+from .blocks import (
+    clean_code,
+    drop_markers,
+    drop_placeholders,
+    unwrap_blocks,
+    unwrap_directives,
+)
 
-PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"
+PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"  # as in ``blocks``
 
 # Any indentation: Mintlify indents fences inside <Tab>/<Step> components.
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
@@ -59,6 +67,9 @@ _ATTR = (  # one JSX attribute: name, name="v", name='v', name={expr} or {...spr
 _JSX_TAG = re.compile(rf"(`+).*?\1|(</|(?<!\w)<)([A-Z][\w.]*)((?:{_ATTR})*)\s*/?>")
 _JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.S)
 _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+# A tab's label (Docusaurus and Starlight `<TabItem label="npm">`); Docusaurus shows the
+# value when there is no label.
+_TAB_LABEL_ATTR = re.compile(r"""(?<![\w-])(label|value)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _DROPPED = "\ufdd0"  # marks where a tag was removed, so emptied lines can be dropped
 
 _PAGE_EXTENSIONS = (".md", ".mdx", ".html", ".htm", ".txt")
@@ -547,6 +558,11 @@ def _replace_tag(m: re.Match[str]) -> str:
     title = None if m.group(2) == "</" else _TITLE_ATTR.search(m.group(4))
     if title:
         return f"{_DROPPED}\n{title.group(1) or title.group(2) or ''}\n{_DROPPED}"
+    if m.group(2) != "</" and m.group(3).endswith("TabItem"):
+        found = {name: a or b for name, a, b in _TAB_LABEL_ATTR.findall(m.group(4))}
+        label = found.get("label") or found.get("value")
+        if label:
+            return f"{_DROPPED}\n{label}\n{_DROPPED}"
     return _DROPPED
 
 
@@ -615,7 +631,11 @@ def strip_mdx(text: str) -> str:
 
 # VitePress/Docusaurus containers: "::: tip", "::: warning Custom title", ":::note[Title]",
 # ":::". The marker lines go; a custom title is text the reader sees, so it stays.
-_CONTAINER = re.compile(r"^[ \t]*:{3,}[ \t]*(?:([A-Za-z][\w-]*)[ \t]*)?(.*?)[ \t]*$")
+_CONTAINER = re.compile(
+    r"^[ \t]*:{3,}[ \t]*(?:([A-Za-z][\w-]*)|\{([\w-]+)\})?[ \t]*(.*?)[ \t]*$"
+)
+# Containers whose words after the name are options, not a title (`::: tabs key:provider`).
+_UNTITLED_CONTAINERS = frozenset({"tabs", "code-group"})
 _INLINE_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": None, "\u200c": None, "\ufeff": None})
@@ -647,17 +667,21 @@ def _decode_prose(lines: list[str]) -> list[str]:
 
 
 def _drop_containers(lines: list[str]) -> list[str]:
+    """Container marker lines go; a custom title stays as a line."""
     out = []
     for line in lines:
         m = _CONTAINER.match(line) if ":::" in line else None
         if m is None:
             out.append(line)
             continue
-        title = m.group(2).strip()
-        if m.group(1) and title.startswith("[") and title.endswith("]"):
-            title = title[1:-1].strip()
-        if m.group(1) and title and not title.startswith("{"):
-            out.append(title)
+        name = (m.group(1) or m.group(2) or "").lower()
+        title = m.group(3).strip()
+        if title.startswith("["):  # `:::note[Title]{icon="…"}`
+            title = title[1 : title.index("]")] if "]" in title else title[1:]
+        elif title.startswith("{") or name in _UNTITLED_CONTAINERS:
+            title = ""  # attributes, or the options of a tabs container
+        if name and title.strip():
+            out.append(title.strip())
     return out
 
 
@@ -787,10 +811,27 @@ def clean_body(text: str) -> str:
         _drop_inline_comments,
         _drop_containers,
         _html_blocks,
+        drop_placeholders,
+        drop_markers,
         _decode_prose,
         _squeeze_blanks,
     )
-    return _map_prose(text, steps, keep_comments=False)
+    return _map_prose(_unwrap(normalize_text(text)), steps, keep_comments=False)
+
+
+# Cheap tests for the block markup ``blocks`` reads, so most pages skip those passes.
+_BLOCK_HINTS = ("!!!", "???", "===", "///", ":::", "--8<--", "<<<", "{*", ")=", "[!code", "twoslash")
+
+
+def _unwrap(text: str) -> str:
+    """Admonitions, tabs, directives and code line markers as the page shows them (``blocks``)."""
+    if "```{" in text or "~~~{" in text or ":::{" in text:
+        text = unwrap_directives(text, classify_lines)
+    if not any(hint in text for hint in _BLOCK_HINTS):
+        return text
+    lines = text.split("\n")
+    lines = unwrap_blocks(lines, classify_lines(lines))
+    return "\n".join(clean_code(lines, classify_lines(lines)))
 
 
 # Mintlify serves every page as Markdown at <page>.md, opening with a note for agents:

@@ -1,0 +1,221 @@
+"""Include lines resolved into the text they stand for, as the docs generator does.
+
+``--8<-- "file"`` (pymdownx.snippets, MkDocs), ``<!--@include: ./file.md-->`` and
+``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes), and an MDX page
+that imports a Markdown file as a component (``import Tip from '/snippets/tip.mdx'`` then
+``<Tip />``: Mintlify snippets, Docusaurus partials): the page shows the target's text,
+never the line. Resolving needs files, but this module stays pure: the caller
+passes ``read(target, where)``, which returns the target's text and its own path, or None
+when the target is missing or outside the source folder (the line is then dropped later by
+the body cleanup, ``blocks.INCLUDE_LINE``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+
+# read(target as written, path of the including file) -> (text, path of the target) | None
+Reader = Callable[[str, str], "tuple[str, str] | None"]
+MAX_DEPTH = 8  # includes inside included files, as far as any real site nests them
+
+_SNIPPET = re.compile(r"""^([ \t]*)--8<--[ \t]+(?:"([^"]+)"|'([^']+)'|(\S+))[ \t]*$""")
+_SNIPPET_BLOCK = re.compile(r"^([ \t]*)--8<--[ \t]*$")
+_VP_INCLUDE = re.compile(r"^([ \t]*)<!--[ \t]*@include:[ \t]*(.+?)[ \t]*-->[ \t]*$")
+_VP_CODE = re.compile(r"^([ \t]*)<<<[ \t]+(\S+?)(\{[^}]*\})?(?:[ \t]+\[([^\]]*)\])?[ \t]*$")
+_CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
+_LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
+_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ")
+# MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
+_MDX_IMPORT = re.compile(
+    r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
+)
+_FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
+
+
+def resolve_includes(
+    text: str, where: str, read: Reader, _chain: tuple[str, ...] = ()
+) -> tuple[str, set[str]]:
+    """``text`` (of the file at ``where``) with every readable include replaced by its
+    target's text, and the paths of every file included, at any depth.
+
+    A target that includes itself, directly or not, or lies deeper than ``MAX_DEPTH``, is
+    left unresolved.
+    """
+    if not any(hint in text for hint in _HINTS):
+        return text, set()
+    included: set[str] = set()
+    out: list[str] = []
+    lines = text.split("\n")
+    partials = dict(_MDX_IMPORT.findall(text)) if "import " in text else {}
+    fenced = _fenced(lines)
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        found = _include(line, fenced[i]) or (None if fenced[i] else _partial(line, partials))
+        if found is None and _SNIPPET_BLOCK.match(line):
+            block = _snippet_block(lines, i)
+            if block is not None:
+                end, targets = block
+                texts = [_read_one(t, where, read, _chain, included, "md", "") for t in targets]
+                if all(t is not None for t in texts):
+                    indent = line[: len(line) - len(line.lstrip())]
+                    out += [indent + x if x else x for t in texts if t for x in t.split("\n")]
+                    i = end + 1
+                    continue
+        if found is not None:
+            indent, target, code, label = found
+            resolved = _read_one(target, where, read, _chain, included, code, label)
+            if resolved is not None:
+                out += [indent + x if x else x for x in resolved.split("\n")]
+                i += 1
+                continue
+        out.append(line)
+        i += 1
+    return "\n".join(out), included
+
+
+def _fenced(lines: list[str]) -> list[bool]:
+    """Whether each line is inside fenced code (fence lines included), CommonMark's rule."""
+    marks, fence = [], None
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None:
+            if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
+                fence = m.group(1)
+            marks.append(fence is not None)
+        else:
+            marks.append(True)
+            closer = m is not None and m.group(1)[0] == fence[0] and not m.group(2).strip()
+            if closer and len(m.group(1)) >= len(fence):  # type: ignore[union-attr]
+                fence = None
+    return marks
+
+
+def _include(line: str, fenced: bool) -> tuple[str, str, str, str] | None:
+    """(indent, target, "md", "partial" or a code language, label) of an include line.
+
+    Snippets and VitePress's Markdown includes are read before the Markdown is (inside
+    code samples too); ``<<<`` and ``{* *}`` are block syntax, so never inside code."""
+    if "--8<--" in line and (m := _SNIPPET.match(line)):
+        return m.group(1), m.group(2) or m.group(3) or m.group(4), "md", ""
+    if "@include:" in line and (m := _VP_INCLUDE.match(line)):
+        return m.group(1), m.group(2), "md", ""
+    if fenced:
+        return None
+    if line.lstrip().startswith("<<<") and (m := _VP_CODE.match(line)):
+        return m.group(1), m.group(2), _language(m.group(2)), m.group(4) or ""
+    if "{*" in line and (m := _CODE_MACRO.match(line)):
+        return m.group(1), m.group(2), _language(m.group(2)), ""
+    return None
+
+
+def _partial(line: str, partials: dict[str, str]) -> tuple[str, str, str, str] | None:
+    """An imported Markdown component used alone on its line: ``<Tip />``."""
+    if not partials or "<" not in line:
+        return None
+    m = re.match(r"^([ \t]*)<([A-Z]\w*)[ \t]*/>[ \t]*$", line)
+    if m and m.group(2) in partials:
+        return m.group(1), partials[m.group(2)], "partial", ""
+    return None
+
+
+def _snippet_block(lines: list[str], start: int) -> tuple[int, list[str]] | None:
+    targets = []
+    for j in range(start + 1, min(len(lines), start + 100)):
+        name = lines[j].strip()
+        if name == "--8<--":
+            return (j, targets) if targets else None
+        if not name:
+            return None
+        if not name.startswith(";"):  # `;file` is commented out
+            targets.append(name)
+    return None
+
+
+def _language(target: str) -> str:
+    suffix = PurePosixPath(target.split("#")[0]).suffix.lstrip(".")
+    return suffix or "text"
+
+
+def _read_one(
+    target: str,
+    where: str,
+    read: Reader,
+    chain: tuple[str, ...],
+    included: set[str],
+    code: str,
+    label: str,
+) -> str | None:
+    path, region, first, last = _split_target(target, code in ("md", "partial"))
+    if not path or "://" in path or len(chain) >= MAX_DEPTH:
+        return None
+    got = read(path, where)
+    if got is None or got[1] in chain or got[1] == where:
+        return None
+    body, found = got
+    if code != "partial" or PurePosixPath(found).name.startswith("_"):
+        included.add(found)  # an imported page that is not a `_partial` is still a page
+    code = "md" if code == "partial" else code
+    body = body.replace("\r\n", "\n").removeprefix("\ufeff")
+    if code == "md":  # an included page's frontmatter is not shown
+        body = _FRONTMATTER.sub("", body, count=1)
+    body = _select(body.rstrip("\n"), region, first, last)
+    if code != "md":
+        fence = "`" * max(3, _longest_backticks(body) + 1)
+        title = f" [{label}]" if label else ""
+        return f"{fence}{code}{title}\n{body}\n{fence}"
+    body, deeper = resolve_includes(body, found, read, (*chain, where))
+    included |= deeper
+    return body
+
+
+def _split_target(target: str, markdown: bool) -> tuple[str, str, int, int]:
+    """(path, region, first line, last line) from ``file.md#region{3,8}``, ``file.md:3:8``
+    or ``file.md:section``; 0 means no bound."""
+    first = last = 0
+    m = _LINES.search(target)
+    if m:
+        first, last = int(m.group(1) or 0), int(m.group(2) or 0)
+        if "," not in m.group(0):
+            last = first
+        target = target[: m.start()]
+    region = ""
+    if "#" in target:
+        target, region = target.split("#", 1)
+    parts = target.split(":")
+    if len(parts) > 1 and not re.match(r"^[A-Za-z]$", parts[0]):  # `file:3:8`, `file:name`
+        target, rest = parts[0], parts[1:]
+        if all(p.isdigit() or not p for p in rest):
+            first = int(rest[0] or 0)
+            last = int(rest[1] or 0) if len(rest) > 1 else 0
+        else:
+            region = rest[0]
+    if target.startswith("@/"):
+        target = "/" + target[2:]  # VitePress: from the source root
+    return target.strip(), region, first, last
+
+
+_REGION_START = r"(?:#region|--8<--[ \t]*\[start:)[ \t]*{}\b"
+_REGION_END = r"(?:#endregion|--8<--[ \t]*\[end:)[ \t]*{}\b"
+
+
+def _select(body: str, region: str, first: int, last: int) -> str:
+    lines = body.split("\n")
+    if region:
+        start = re.compile(_REGION_START.format(re.escape(region)))
+        end = re.compile(_REGION_END.format(re.escape(region)))
+        a = next((k for k, line in enumerate(lines) if start.search(line)), None)
+        if a is not None:
+            b = next((k for k in range(a + 1, len(lines)) if end.search(lines[k])), len(lines))
+            lines = lines[a + 1 : b]
+    if first or last:
+        lines = lines[max(first - 1, 0) : last or None]
+    return "\n".join(lines)
+
+
+def _longest_backticks(text: str) -> int:
+    runs = re.findall(r"`+", text)
+    return max((len(r) for r in runs), default=0)
