@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from .api import DocIndex, check_search, no_results, open_index
+from .api import DocIndex, check_search, no_results, open_index, wanted_types
+from .doctypes import DOC_TYPES
 from .discovery import installed_docs, normalise
 from .errors import IndexLoadError, QueryError, UnknownRefError
 from .index import is_absent_word_note
@@ -121,6 +122,18 @@ class Library:
             for name, v in part.versions.items()
         }
 
+    @property
+    def type_counts(self) -> dict[str, int]:
+        """Pages of each document type over every snapshot, in ``DOC_TYPES`` order."""
+        counts = Counter()
+        for part in self.parts:
+            counts.update(part.type_counts)
+        return {name: counts[name] for name in DOC_TYPES if counts[name]}
+
+    @property
+    def doc_types(self) -> list[str]:
+        return list(self.type_counts)
+
     def close(self) -> None:
         for part in self.parts:
             part.close()
@@ -175,6 +188,7 @@ class Library:
         sections: bool = False,
         explain: bool = False,
         mode: str | None = None,
+        document_type: str | Sequence[str] | None = None,
     ) -> SearchResult:
         """Each covered snapshot's best results, merged by score (ties keep snapshot order).
 
@@ -182,13 +196,18 @@ class Library:
         have semantic vectors and others do not, all are searched by words (mode "lexical")
         unless ``mode`` says otherwise."""
         check_search(query, limit)
+        # Types are checked against every snapshot's: one without the type has no results.
+        words, types = wanted_types(query, document_type, self.doc_types)
         if mode in (None, "") and self._mixed_semantic:
             mode = "lexical"
         found = []
         for part, own, shown in self._covering(source, version):
+            kept = None if types is None else [t for t in types if t in part.doc_types]
+            if kept == []:
+                continue
             result = part.ranked(
-                query, source=own, version=version, limit=limit, full_text=full_text,
-                sections=sections, explain=explain, mode=mode,
+                words or query, source=own, version=version, limit=limit, full_text=full_text,
+                sections=sections, explain=explain, mode=mode, document_type=kept,
             )
             found.append((result, [_renamed(hit, shown) for hit in result.results]))
         hits = sorted((hit for _, hits in found for hit in hits), key=lambda h: -h.score)
@@ -236,10 +255,19 @@ class Library:
             for doc in part.sections()
         ]
 
-    def outline(self, source: str | None = None, version: str | None = None) -> list[PageOutline]:
+    def outline(
+        self,
+        source: str | None = None,
+        version: str | None = None,
+        document_type: str | Sequence[str] | None = None,
+    ) -> list[PageOutline]:
+        types = wanted_types("", document_type, self.doc_types)[1]
         pages = []
         for part, own, shown in self._covering(source, version):
-            for page in part.outline(own, version):
+            kept = None if types is None else [t for t in types if t in part.doc_types]
+            if kept == []:
+                continue
+            for page in part.outline(own, version, kept):
                 entries = tuple(_renamed(entry, shown, page.source) for entry in page.sections)
                 pages.append(dataclasses.replace(_renamed(page, shown), sections=entries))
         return pages

@@ -805,4 +805,5 @@ def parse_markdown(
         title=page_title,
         description=_meta_str(meta, "description"),
         sections=tuple(sections),
+        type=_meta_str(meta, "type") or _meta_str(meta, "document_type"),
     )
