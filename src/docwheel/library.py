@@ -308,9 +308,10 @@ def _combined_manifest(parts: Sequence[DocIndex], shown: Sequence[dict[str, str]
             "docwheel_version": m.get("docwheel_version"),
             "pages": m.get("pages"),
             "sections": m.get("sections"),
+            "types": part.type_counts,
             "semantic": m.get("semantic"),
         }
-        for m in manifests
+        for m, part in zip(manifests, parts)
     ]
     built = [m["built_at"] for m in manifests if m.get("built_at")]
     return {
