@@ -285,8 +285,7 @@ def _explanation(score: float, why: dict) -> list[str]:
     lines = [
         f"score {score:g} = (section {why['section_score']:g} x coverage {why['coverage']:g}"
         f" + {why['pair_weight']:g} x pairs {sum(why['pairs'].values()):g}"
-        f" + {why['page_weight']:g} x page {why['page_score']:g})"
-        f" x {why.get('type', 'changelog')} {why['changelog_factor']:g}"
+        f" + {why['page_weight']:g} x page {why['page_score']:g}) x changelog {why['changelog_factor']:g}"
         + (f" x version {why['version_factor']:g}" if why["version_factor"] != 1 else "")
     ]
     hybrid = why.get("hybrid")

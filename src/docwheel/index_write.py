@@ -77,7 +77,6 @@ class IndexDoc:
     section: str
     level: int
     page_description: str
-    type: str  # the page's document type (doctypes.DOC_TYPES)
     content: str
     content_hash: str  # sha256 of content: what `docwheel diff` and rebuild checks compare
     order: tuple[int, int]
@@ -87,6 +86,7 @@ class IndexDoc:
     description: str
     body: str
     code: str
+    type: str = "guide"  # the page's document type (doctypes.DOC_TYPES)
 
 
 def write_index(
