@@ -5,6 +5,7 @@ blog posts that reads it."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from docwheel.errors import ConfigError, QueryError
 from docwheel.library import Library
 from docwheel.server import create_server
 
-from helpers import CORPORA, docwheel_cmd, write_config
+from helpers import CORPORA, REPO, docwheel_cmd, write_config
 
 # -- the rules, pinned ---------------------------------------------------------------------
 
@@ -508,3 +509,11 @@ def test_fastmcp_docs_changelog_sdk_reference_and_tutorials_are_typed(tmp_path):
     assert len(sdk) > 50 and set(sdk) == {"reference"}
     assert len(tutorials) >= 3 and set(tutorials) == {"tutorial"}
     assert types["servers/tools"] == "guide"
+
+
+def test_the_docs_list_every_type_and_the_sources_file_key():
+    search = (REPO / "docs" / "search.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([a-z]+)` \|", search.split("## Document types", 1)[1], re.M)
+    assert rows[: len(DOC_TYPES)] == list(DOC_TYPES)
+    sources_file = (REPO / "docs" / "sources-file.md").read_text(encoding="utf-8")
+    assert "## Document types" in sources_file and "| `types` |" in sources_file
