@@ -245,6 +245,9 @@ def typed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "tutorials/first-server.md": "# Your first server\n\nBuild a server with one tool, step by step.\n",
             "misc/launch.md": "---\ntype: blog\n---\n# We shipped tools\n\nTools are here.\n",
             "misc/oops.md": "---\ndocument_type: howto\n---\n# Oops\n\nA page with an unknown type.\n",
+            # Hugo's layout type: another generator's key, not a document type
+            "misc/hugo.md": "---\ntype: docs\n---\n# Hugo page\n\nA page Hugo lays out as docs.\n",
+            "misc/upper.md": "---\ntype: Tutorial\n---\n# Upper\n\nA tutorial by frontmatter.\n",
             "news/2026-tools.md": "# Tools in 2026\n\nWhat we did with tools this year.\n",
             "legacy/notes.md": "# Old tool notes\n\nHow tools were registered before.\n",
         },
@@ -293,6 +296,8 @@ def test_each_source_of_a_type_types_the_pages_of_a_real_build(docs):
         "site:legacy/notes": "migration",  # types: at the top
         "site:misc/launch": "blog",  # frontmatter
         "site:misc/oops": "guide",  # unknown frontmatter type: falls back
+        "site:misc/hugo": "guide",  # type: docs is Hugo's, not ours
+        "site:misc/upper": "tutorial",  # frontmatter type:
         "site:news/2026-tools": "blog",  # the source's types:
         "site:tutorials/first-server": "tutorial",  # path segment
         "full:docs/servers/tools": "guide",
@@ -305,18 +310,21 @@ def test_a_bad_frontmatter_type_is_a_build_warning_naming_the_page(typed, docs):
     log = (typed / "build.log").read_text(encoding="utf-8")
     assert "warning: site: page 'misc/oops': type 'howto' is not one of guide" in log
     site = next(s for s in docs.manifest["sources"] if s["name"] == "site")
-    assert any("'misc/oops'" in w for w in site["warnings"])
+    assert [w for w in site["warnings"] if "type" in w] == [
+        "site: page 'misc/oops': type 'howto' is not one of guide, tutorial, reference, changelog, "
+        "migration, troubleshooting, blog; typed by the sources file and the page's place instead"
+    ]  # type: docs (another generator's key) is no warning
 
 
 def test_the_manifest_counts_the_pages_of_each_type_per_source(docs):
     counts = {s["name"]: s["types"] for s in docs.manifest["sources"]}
     assert counts["full"] == {"guide": 1, "reference": 1, "changelog": 1}
     assert counts["site"] == {
-        "guide": 3, "tutorial": 1, "reference": 1, "changelog": 1,
+        "guide": 4, "tutorial": 2, "reference": 1, "changelog": 1,
         "migration": 1, "troubleshooting": 1, "blog": 2,
     }
     assert docs.type_counts == {
-        "guide": 4, "tutorial": 1, "reference": 2, "changelog": 2,
+        "guide": 5, "tutorial": 2, "reference": 2, "changelog": 2,
         "migration": 1, "troubleshooting": 1, "blog": 2,
     }
 
@@ -467,7 +475,7 @@ def test_the_cli_filters_by_type_and_shows_it(typed):
     listed = _cli("list", "--type", "troubleshooting", "--index", index).stdout
     assert listed.startswith("Timeouts  [site:help/timeouts]  (troubleshooting)\n") and listed.endswith("1 pages\n")
     info = _cli("info", "--index", index).stdout
-    assert "  document types: guide 4, tutorial 1, reference 2, changelog 2, migration 1, troubleshooting 1, blog 2\n" in info
+    assert "  document types: guide 5, tutorial 2, reference 2, changelog 2, migration 1, troubleshooting 1, blog 2\n" in info
     assert "  types: guide 1, reference 1, changelog 1\n" in info
     bad = _cli("search", "tool", "--type", "howto", "--index", index)
     assert bad.returncode != 0 and bad.stdout == ""

@@ -93,6 +93,11 @@ assert all(rule.type in DOC_TYPES for rule in RULES)
 _NOT_WORD = re.compile(r"[^a-z0-9]+")
 
 
+def known_type(value: str) -> str:
+    """``value`` when it names a type of the vocabulary (any case), else ""."""
+    return value if value.strip().lower() in DOC_TYPES else ""
+
+
 def slug(label: str) -> str:
     """``"What's New"`` -> ``whats-new``: the form the table's patterns match."""
     return _NOT_WORD.sub("-", label.lower().replace("'", "").replace("\u2019", "")).strip("-")

@@ -54,8 +54,8 @@ class Page:
     (``docs/concepts/tools``); "index" for the site root. ``group`` is where the site's
     navigation puts the page, outermost first (``("Servers", "Core Components")``); empty
     when the source has no navigation or the page is not in it. ``type`` is the frontmatter's
-    ``type:``/``document_type:`` as written ("" when none); the build resolves the page's
-    document type from it (``doctypes.page_type``).
+    ``document_type:`` as written, or its ``type:`` when that names a document type ("" when
+    none); the build resolves the page's document type from it (``doctypes.page_type``).
     """
 
     url: str
