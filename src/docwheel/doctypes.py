@@ -4,7 +4,8 @@ An assistant asks for the kind of page that answers ("the reference for ``Contex
 changed in 3.0"), so every page gets one type from a small fixed vocabulary. ``page_type``
 resolves it, first answer wins:
 
-1. the page's frontmatter (``type:`` or ``document_type:``), when it is a known type;
+1. the page's frontmatter (``document_type:``, or ``type:`` when its value is a type: other
+   generators use that key for other things), when it is a known type;
 2. the sources file's ``types:`` globs over page paths (the source's own, then the top
    level's, each in the order written);
 3. what the docs say about themselves, read by one table of rules (``RULES``): the
@@ -16,8 +17,9 @@ Pure: no I/O, no imports from the build, so the reading side may use the vocabul
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 DOC_TYPES: tuple[str, ...] = (
@@ -112,6 +114,7 @@ def rule_type(labels: Iterable[str]) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1024)
 def glob_pattern(glob: str) -> re.Pattern[str]:
     """A path glob as a regex: ``**`` spans folders, ``*`` and ``?`` stay within one;
     ``api/**`` also matches the page ``api`` itself."""
@@ -161,7 +164,7 @@ def page_type(
     group: Sequence[str] = (),
     declared: str = "",
     globs: TypeGlobs = TypeGlobs(),
-    warn=None,
+    warn: Callable[[str], None] | None = None,
 ) -> str:
     """The type of one page: frontmatter (``declared``), then ``globs``, then ``RULES`` over
     the navigation labels, the path segments and the title; ``DEFAULT_TYPE`` otherwise.

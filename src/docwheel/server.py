@@ -62,7 +62,8 @@ INSTRUCTIONS = """\
 This server searches a frozen, offline snapshot of official documentation: {label}.
 Use it to answer questions about these docs instead of relying on memory, since they match
 the version the user runs:
-1. Call search_docs with a few words or the user's question; filter by source if useful.
+1. Call search_docs with a few words or the user's question; filter by source, or by
+   document_type (reference, changelog, tutorial, ...) for a kind of page, if useful.
 2. Call read_doc with a result's ref to read the whole section or page before answering
    when the snippet is not enough.
 3. Cite the url of every result you rely on.
