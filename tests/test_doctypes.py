@@ -402,6 +402,10 @@ def test_changelog_and_blog_pages_rank_below_the_guide_unless_the_query_asks(tmp
         assert factors == {"site:guides/retries": 1.0, "site:changelog#12": 0.5, "site:posts/retries": 0.5}
         asked = index.search("what changed client max_retries", explain=True).results
         assert {h.ref: h.explain["changelog_factor"] for h in asked}["site:changelog#12"] == 1.0
+        named = index.search("type:changelog,guide client max_retries", explain=True).results
+        assert {h.ref: h.explain["changelog_factor"] for h in named} == {
+            "site:guides/retries": 1.0, "site:changelog#12": 1.0,  # the filter names the type
+        }
         blog = index.search("blog post client max_retries", explain=True).results
         found = {h.ref: h.explain["changelog_factor"] for h in blog}
         assert found["site:posts/retries"] == 1.0 and found["site:changelog#12"] == 0.5

@@ -327,7 +327,9 @@ class DocIndex:
         return SearchResult(query=query, total=total, results=hits, warnings=warnings)
 
     def _explain(self, doc: int, outcome: Outcome) -> dict:
-        lexical = self._wix.explain(doc, outcome.terms, outcome.pairs, outcome.named_versions)
+        lexical = self._wix.explain(
+            doc, outcome.terms, outcome.pairs, outcome.named_versions, outcome.types
+        )
         if outcome.fused is None:
             return lexical
         return self._wix.explain_fused(doc, outcome.fused, lexical)

@@ -233,6 +233,8 @@ class Outcome:
     # Versions the query names (positions in the index's labels): their pages keep their full
     # score and other versions' are demoted, instead of old versions'.
     named_versions: tuple[int, ...] = ()
+    # The document types the search was filtered to: secondary ones among them are asked for.
+    types: tuple[str, ...] = ()
 
 
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
@@ -269,10 +271,14 @@ ASKING_TERMS = {
 }
 
 
-def demoted_types(terms: Iterable[str]) -> tuple[int, ...]:
-    """The secondary types (places in DOC_TYPES) a query with ``terms`` does not ask for."""
+def demoted_types(terms: Iterable[str], asked: Iterable[str] = ()) -> tuple[int, ...]:
+    """The secondary types (places in DOC_TYPES) a query with ``terms`` does not ask for,
+    by its words or by naming them in its type filter (``asked``)."""
     found = set(terms)
-    return tuple(code for code, asking in ASKING_TERMS.items() if not asking & found)
+    named = {DOC_TYPES.index(name) for name in asked if name in DOC_TYPES}
+    return tuple(
+        code for code, asking in ASKING_TERMS.items() if code not in named and not asking & found
+    )
 
 
 @functools.lru_cache(maxsize=65536)
@@ -469,6 +475,7 @@ class WhooshIndex:
         ``types`` keeps the pages of those document types only (None: every type).
         """
         warnings: list[str] = []
+        asked = tuple(types or ())
         words = text.split()
         if len(words) > MAX_QUERY_WORDS:
             text = " ".join(words[:MAX_QUERY_WORDS])
@@ -501,16 +508,16 @@ class WhooshIndex:
                 weight=self.semantic_weight,
                 candidates=self.semantic_candidates,
             )
-            factors = self._factors(None, terms, named)
+            factors = self._factors(None, terms, named, asked)
             scores = fused.scores if factors is None else fused.scores * factors
         elif matching is None and scope is None and types is None:
             # The common case stays sparse: no whole-index arrays at all.
             hit, part = self._sparse_score(terms, pairs, named=named)
             chosen, total = best_per_page_of(hit, part, groups, limit, per_page=per_page)
             hits = self._hits(chosen, per_page)
-            return Outcome(hits, total, terms, warnings, pairs, fused, named)
+            return Outcome(hits, total, terms, warnings, pairs, fused, named, asked)
         else:
-            scores = self._score(terms, pairs, named=named)
+            scores = self._score(terms, pairs, named=named, asked=asked)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
@@ -520,7 +527,9 @@ class WhooshIndex:
         if types is not None:
             scores = np.where(self._type_mask(types), scores, 0.0)
         chosen, total = best_per_page(scores, groups, limit, per_page=per_page)
-        return Outcome(self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named)
+        return Outcome(
+            self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named, asked
+        )
 
     def _hits(self, chosen: list[tuple[int, float]], per_page: bool) -> list[RawHit]:
         searcher = self._searcher()
@@ -585,9 +594,10 @@ class WhooshIndex:
         pairs: Sequence[str] = (),
         demote: bool = True,
         named: tuple[int, ...] = (),
+        asked: tuple[str, ...] = (),
     ) -> np.ndarray:
         """Every section's score for plain query terms (0 for a section matching none)."""
-        hit, part = self._sparse_score(terms, pairs, demote, named)
+        hit, part = self._sparse_score(terms, pairs, demote, named, asked)
         out = np.zeros(self._impacts.n_docs, dtype=np.float64)
         out[hit] = part
         return out
@@ -598,6 +608,7 @@ class WhooshIndex:
         pairs: Sequence[str] = (),
         demote: bool = True,
         named: tuple[int, ...] = (),
+        asked: tuple[str, ...] = (),
     ) -> tuple[np.ndarray, np.ndarray]:
         """The sections matching any plain query term (ascending) and their scores (> 0).
 
@@ -624,20 +635,25 @@ class WhooshIndex:
             # of the page (its title, other sections) are evidence the page answers it.
             part = part + self.page_weight * page_scores[pages]
         if demote:
-            factors = self._factors(hit, terms, named)
+            factors = self._factors(hit, terms, named, asked)
             if factors is not None:
                 part = part * factors
         return hit, part
 
     def _factors(
-        self, docs: np.ndarray | None, terms: Sequence[str], named: tuple[int, ...]
+        self,
+        docs: np.ndarray | None,
+        terms: Sequence[str],
+        named: tuple[int, ...],
+        asked: tuple[str, ...] = (),
     ) -> np.ndarray | None:
         """What sections ``docs`` (None: every section) are demoted by, or None when none
-        is: secondary types (changelogs, blog posts) unless the query asks for them (a
-        publisher's ``types:`` refiles a page, and its rank follows); old versions of a page, or when
-        the query names versions, the pages of every other version."""
+        is: secondary types (changelogs, blog posts) unless the query asks for them by its
+        words or its type filter (``asked``); a publisher's ``types:`` refiles a page, and its
+        rank follows. Also old versions of a page, or when the query names versions, the
+        pages of every other version."""
         demotions = self._demotions if docs is None else self._demotions[docs]
-        demoted = demoted_types(terms)
+        demoted = demoted_types(terms, asked)
         if len(demoted) < len(ASKING_TERMS):
             # The query asks for some secondary types: only the others are held back.
             section_types = self._types if docs is None else self._types[docs]
@@ -668,7 +684,12 @@ class WhooshIndex:
         }
 
     def explain(
-        self, doc: int, terms: list[str], pairs: Sequence[str] = (), named: tuple[int, ...] = ()
+        self,
+        doc: int,
+        terms: list[str],
+        pairs: Sequence[str] = (),
+        named: tuple[int, ...] = (),
+        asked: tuple[str, ...] = (),
     ) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
@@ -702,7 +723,7 @@ class WhooshIndex:
         if self.page_coverage:
             covered = max(covered, sum(1 for part in page_parts if part))
         coverage = (covered / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
-        changelog = int(self._types[doc]) in demoted_types(terms)
+        changelog = int(self._types[doc]) in demoted_types(terms, asked)
         if named:
             other = int(self._version[doc]) not in (-1, *named)
         else:
