@@ -476,6 +476,8 @@ def test_the_cli_filters_by_type_and_shows_it(typed):
     assert out.stdout.endswith("1 of 1 matching pages\n")
     data = json.loads(_cli("search", "type:changelog tool", "--json", "--index", index).stdout)
     assert {r["type"] for r in data["results"]} == {"changelog"}
+    several = json.loads(_cli("list", "--type", "blog,changelog", "--json", "--index", index).stdout)
+    assert {p["type"] for p in several["pages"]} == {"blog", "changelog"} and several["total"] == 4
     listed = _cli("list", "--type", "troubleshooting", "--index", index).stdout
     assert listed.startswith("Timeouts  [site:help/timeouts]  (troubleshooting)\n") and listed.endswith("1 pages\n")
     info = _cli("info", "--index", index).stdout

@@ -491,12 +491,12 @@ class Answers:
         return where + (f", {document_type} pages" if document_type else "")
 
     def check_type(self, document_type: str | None) -> str | None:
-        """None for every type, or a type these docs have (else a QueryError naming them)."""
+        """None for every type, else the types asked for (comma-joined), each one these
+        docs have (else a QueryError naming them)."""
         if document_type in (None, "", "all"):
             return None
         types = wanted_types("", document_type, self.index.doc_types)[1]
-        assert types is not None
-        return types[0]
+        return ",".join(types) if types else None
 
     def _start(self, tool: str, args: dict, cursor: str | None) -> int:
         if not cursor:

@@ -135,14 +135,15 @@ def wanted_types(
     query: str, document_type: str | Sequence[str] | None, present: Sequence[str]
 ) -> tuple[str, tuple[str, ...] | None]:
     """The query without its ``type:`` filters, and the document types a search keeps
-    (None: every type). ``document_type`` ("all", a type, or several) and the query's
+    (None: every type). ``document_type`` ("all", a type, several, or several joined by
+    commas) and the query's
     ``type:`` both filter: a page must pass both. A type outside the vocabulary, or one
     these docs have no page of, is a QueryError listing the types they have."""
     rest, in_query = query_types(query)
     if document_type is None or document_type in ("", "all"):
         given: tuple[str, ...] = ()
     elif isinstance(document_type, str):
-        given = (document_type.strip().lower(),)
+        given = tuple(part.strip().lower() for part in document_type.split(",") if part.strip())
     else:
         given = tuple(t.strip().lower() for t in document_type if t.strip().lower() != "all")
     for name in (*given, *in_query):
