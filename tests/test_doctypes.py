@@ -323,7 +323,7 @@ def test_the_manifest_counts_the_pages_of_each_type_per_source(docs):
         "guide": 4, "tutorial": 2, "reference": 1, "changelog": 1,
         "migration": 1, "troubleshooting": 1, "blog": 2,
     }
-    assert docs.type_counts == {
+    assert docs.manifest["types"] == docs.type_counts == {
         "guide": 5, "tutorial": 2, "reference": 2, "changelog": 2,
         "migration": 1, "troubleshooting": 1, "blog": 2,
     }
@@ -499,6 +499,7 @@ def test_several_snapshots_filter_alike(typed, tmp_path):
         assert {p.type for p in library.outline(document_type="blog")} == {"blog"}
         with pytest.raises(QueryError, match="unknown document type 'howto'"):
             library.search("tool", document_type="howto")
+        assert library.manifest["types"] == library.type_counts
         parts = library.manifest["snapshots"]
         assert parts[1]["types"] == {"guide": 1} and parts[0]["types"]["blog"] == 2
 

@@ -496,6 +496,7 @@ def _manifest(
         "built_at": _build_time(),
         "pages": sum(s["pages"] for s in sources),
         "sections": count,
+        "types": {t: n for t in DOC_TYPES if (n := sum(s["types"].get(t, 0) for s in sources))},
         "sources": sources,
     }
 

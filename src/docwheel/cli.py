@@ -12,7 +12,6 @@ import json
 import os
 import socket
 import sys
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import TextIO
@@ -361,11 +360,8 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
         f"  {manifest.get('pages')} pages, {manifest.get('sections')} sections\n"
         f"  index: {directory}\n"
     )
-    counts: Counter[str] = Counter()
-    for s in manifest.get("sources", []):
-        counts.update(s.get("types") or {})
-    if counts:
-        out.write(f"  document types: {_types_line(counts)}\n")
+    if manifest.get("types"):
+        out.write(f"  document types: {_types_line(manifest['types'])}\n")
     semantic = manifest.get("semantic")
     if semantic:
         out.write(

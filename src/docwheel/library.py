@@ -125,10 +125,7 @@ class Library:
     @property
     def type_counts(self) -> dict[str, int]:
         """Pages of each document type over every snapshot, in ``DOC_TYPES`` order."""
-        counts = Counter()
-        for part in self.parts:
-            counts.update(part.type_counts)
-        return {name: counts[name] for name in DOC_TYPES if counts[name]}
+        return _summed_types(self.parts)
 
     @property
     def doc_types(self) -> list[str]:
@@ -292,6 +289,13 @@ def _snapshot_name(part: DocIndex) -> str:
     return str(part.manifest.get("name") or part.directory.name)
 
 
+def _summed_types(parts: Sequence[DocIndex]) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for part in parts:
+        counts.update(part.type_counts)
+    return {name: counts[name] for name in DOC_TYPES if counts[name]}
+
+
 # What the CLI and the MCP server read from: one snapshot or several.
 Docs = DocIndex | Library
 
@@ -324,6 +328,7 @@ def _combined_manifest(parts: Sequence[DocIndex], shown: Sequence[dict[str, str]
         "built_at": max(built) if built else None,
         "pages": sum(int(m.get("pages") or 0) for m in manifests),
         "sections": sum(int(m.get("sections") or 0) for m in manifests),
+        "types": _summed_types(parts),
         "sources": [
             {**s, "name": names.get(s["name"], s["name"]), "snapshot": m.get("name")}
             for m, names in zip(manifests, shown)
