@@ -298,9 +298,10 @@ def test_docwheel_read_resolves_a_deep_anchor(index_dir):
         capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[:4] == [
+    assert proc.stdout.splitlines()[:5] == [
         "Client options > Connection > Retries > Circuit breaker",
         f"{SITE}#circuit-breaker",
+        "type: guide",
         "",
         "#### Circuit breaker",
     ]

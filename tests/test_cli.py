@@ -64,7 +64,8 @@ def test_search_prints_heading_path_once_url_ref_and_snippet(index_dir):
     assert lines[0] == "1. Configuration > Rotating API keys"  # the title is not repeated
     assert lines[1] == "   https://acme.example/docs/guides/configure#rotating-api-keys"
     assert lines[2] == "   ref: site:guides/configure#rotating-api-keys"
-    assert "**rotate**" in lines[3]
+    assert lines[3] == "   type: guide"
+    assert "**rotate**" in lines[4]
     assert re.search(r"^\d+ of \d+ matching pages$", lines[-1])
 
 
@@ -73,7 +74,7 @@ def test_search_json_has_the_mcp_structure(index_dir):
     assert set(data) == {"query", "total", "results", "warnings"}
     assert data["query"] == "rotate signing keys" and data["warnings"] == []
     top = data["results"][0]
-    assert set(top) == {"ref", "title", "url", "source", "section", "snippet", "score"}
+    assert set(top) == {"ref", "title", "url", "source", "section", "snippet", "score", "type"}
     assert top["ref"] == "site:guides/configure#rotating-api-keys"
     assert top["section"] == "Configuration > Rotating API keys"
 
@@ -108,9 +109,10 @@ def test_search_without_results_says_so(index_dir):
 
 def test_read_section(index_dir):
     out = run("read", "site:guides/install#docker-compose", "--index", index_dir).stdout
-    assert out.splitlines()[:4] == [
+    assert out.splitlines()[:5] == [
         "Installation > With Docker > Docker Compose",
         "https://acme.example/docs/guides/install#docker-compose",
+        "type: guide",
         "",
         "### Docker Compose",
     ]
@@ -120,7 +122,9 @@ def test_read_section(index_dir):
 def test_read_page(index_dir):
     out = run("read", "site:guides/install", "--index", index_dir).stdout
     lines = out.splitlines()
-    assert lines[:4] == ["Installation", "https://acme.example/docs/guides/install", "", "# Installation"]
+    assert lines[:5] == [
+        "Installation", "https://acme.example/docs/guides/install", "type: guide", "", "# Installation"
+    ]
     assert out.index("## With pip") < out.index("## With Docker") < out.index("### Docker Compose")
 
 
@@ -133,13 +137,14 @@ def test_read_json(index_dir):
         "source": "site",
         "section": "Installation > With Docker > Docker Compose",
         "text": data["text"],
+        "type": "guide",
     }
     assert data["text"].startswith("### Docker Compose")
 
 
 def test_list_prints_pages_and_sections(index_dir):
     out = run("list", "--index", index_dir).stdout
-    assert "Installation  [site:guides/install]\n  https://acme.example/docs/guides/install\n" in out
+    assert "Installation  [site:guides/install]  (guide)\n  https://acme.example/docs/guides/install\n" in out
     assert "    - Docker Compose  [#docker-compose]\n" in out
     assert "Billing  [platform:billing]" in out
     assert out.endswith("6 pages\n")
@@ -418,7 +423,7 @@ def test_search_lists_a_pages_other_versions_and_the_version_factor(tmp_path):
     build_from_file(config, tmp_path / "index")
     out = run("search", "rotate keys", "--explain", "--index", tmp_path / "index").stdout
     first, second = out.split("\n\n")[:2]
-    assert "ref: site:keys\n   other versions: site:v2/keys\n" in first
+    assert "ref: site:keys\n   type: guide\n   other versions: site:v2/keys\n" in first
     assert "x version" not in first
     assert "ref: site:v2/legacy\n" in second and "x changelog 1 x version 0.6" in second
     data = run_json("search", "rotate keys", "--index", tmp_path / "index")

@@ -119,6 +119,7 @@ def test_cli_explain_of_a_hybrid_hit_shows_the_word_score_it_was_mixed_from(hybr
         words = index.search("configure retries", mode="lexical", limit=1).results[0]
     assert main(["search", "configure retries", "--explain", "--limit", "1", "--index", str(hybrid)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[4].startswith("   hybrid ")
-    shown = lines[5].removeprefix("   words: score ").split(" = (section ")
+    assert lines[3] == "   type: guide"
+    assert lines[5].startswith("   hybrid ")
+    shown = lines[6].removeprefix("   words: score ").split(" = (section ")
     assert len(shown) == 2 and float(shown[0]) == pytest.approx(words.score, abs=0.01)

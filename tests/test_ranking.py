@@ -8,7 +8,7 @@ import pytest
 import docwheel
 from docwheel.build import build_from_file
 from docwheel.index import pair_terms
-from docwheel.ranking import ImpactIndex, best_per_page, impacts, is_changelog
+from docwheel.ranking import ImpactIndex, best_per_page, impacts
 from docwheel.spelling import Speller, edit_distance, one_edit
 
 from helpers import FIXTURES, write_config
@@ -211,21 +211,6 @@ def test_one_edit_covers_drops_swaps_changes_and_inserts():
     edits = one_edit("abc")
     assert {"bc", "bac", "abd", "abxc"} <= edits and "abc" not in edits
     assert all(e.startswith("abcd") for e in one_edit("abcdefgh", tail=4))
-
-
-@pytest.mark.parametrize(
-    ("title", "path", "expected"),
-    [
-        ("Changelog", "changelog", True),
-        ("Key Changes", "specification/draft/changelog", True),
-        ("What's New in 4.0", "getting-started/whats-new", True),
-        ("Release Notes", "release-notes", True),
-        ("Tools", "servers/tools", False),
-        ("Update a tool", "servers/updating-tools", False),
-    ],
-)
-def test_changelog_pages_are_recognised_by_title_or_path(title, path, expected):
-    assert is_changelog(title, path) is expected
 
 
 def test_explain_accounts_for_the_score(docs):

@@ -29,7 +29,7 @@ from docwheel.server import RESOURCES_PER_LIST, create_server
 from helpers import site_config, write_config
 
 TOOLS = {"search_docs", "read_doc", "list_docs", "describe_docs"}
-HIT_FIELDS = {"ref", "title", "url", "source", "section", "snippet", "score"}
+HIT_FIELDS = {"ref", "title", "url", "source", "section", "snippet", "score", "type"}
 PAGED = {"truncated", "next_cursor"}
 BIG_PAGES = 620  # more than one resources/list answer and many list_docs answers
 
@@ -360,7 +360,7 @@ async def test_read_doc_reads_a_whole_page(client):
     rendered = text_of(result)
     assert rendered.startswith(
         "Installation\nurl: https://acme.example/docs/guides/install\n"
-        "ref: site:guides/install\n\n# Installation\n"
+        "ref: site:guides/install\ntype: guide\n\n# Installation\n"
     )
 
 
@@ -399,7 +399,8 @@ async def test_list_docs_lists_every_page_with_its_outline(client, docs):
     assert install["sections"][2]["ref"] == "site:guides/install#docker-compose"
     text = text_of(result)
     assert (
-        "Installation [site:guides/install]\n  https://acme.example/docs/guides/install\n" in text
+        "Installation [site:guides/install] (guide)\n  https://acme.example/docs/guides/install\n"
+        in text
     )
     assert "      - Docker Compose [#docker-compose]\n" in text
 

@@ -25,6 +25,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from . import __version__
+from .api import wanted_types
 from .library import Docs
 from .errors import QueryError
 from .paging import (
@@ -65,6 +66,7 @@ class SearchHit(BaseModel):
         default_factory=list,
         description="Refs of this page in other docs versions; read_doc opens them.",
     )
+    type: str = Field(default="guide", description="Document type: guide, tutorial, reference, changelog, migration, troubleshooting or blog.")
 
     @model_serializer(mode="wrap")
     def _omit_absent_text(self, handler: SerializerFunctionWrapHandler) -> dict:
@@ -102,6 +104,7 @@ class DocText(BaseModel):
     truncated: bool = Field(description="The text continues: call again with cursor=next_cursor.")
     next_cursor: str | None
     version: str | None = Field(default=None, description="Docs version (versioned sources).")
+    type: str = Field(default="guide", description="Document type: guide, tutorial, reference, changelog, migration, troubleshooting or blog.")
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
@@ -123,6 +126,7 @@ class PageEntry(BaseModel):
     description: str
     sections: list[OutlineSection]
     version: str | None = Field(default=None, description="Docs version (versioned sources).")
+    type: str = Field(default="guide", description="Document type: guide, tutorial, reference, changelog, migration, troubleshooting or blog.")
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
@@ -160,6 +164,7 @@ class SourceInfo(BaseModel):
     bytes: int
     pages: int
     sections: int
+    types: dict[str, int] | None = Field(default=None, description="Pages of each document type.")
     warnings: list[str] = Field(default_factory=list)
 
     @model_serializer(mode="wrap")
@@ -179,12 +184,13 @@ class SnapshotPart(BaseModel):
     docwheel_version: str | None
     pages: int
     sections: int
+    types: dict[str, int] | None = Field(default=None, description="Pages of each document type.")
     semantic: dict[str, Any] | None = None
     checks: CheckSummary | None = None
 
     @model_serializer(mode="wrap")
     def _omit_absent(self, handler: SerializerFunctionWrapHandler) -> dict:
-        return _without_nulls(handler(self), "semantic", "checks")
+        return _without_nulls(handler(self), "semantic", "types", "checks")
 
 
 class Snapshot(BaseModel):
@@ -208,6 +214,10 @@ class Snapshot(BaseModel):
     server_version: str = Field(description="The docwheel serving it.")
     pages: int
     sections: int
+    types: dict[str, int] = Field(
+        default_factory=dict,
+        description="Pages of each document type (what search_docs and list_docs document_type take).",
+    )
     sources: list[SourceInfo]
     truncated: bool = Field(description="More sources follow: call again with cursor=next_cursor.")
     next_cursor: str | None
@@ -267,7 +277,10 @@ def render_hit(hit: SearchHit, number: int) -> str:
     body = hit.text if hit.text is not None else hit.snippet
     title = heading(hit.title, hit.section) + (f" (version {hit.version})" if hit.version else "")
     others = f"other versions: {', '.join(hit.other_versions)}\n" if hit.other_versions else ""
-    return f"[{number}] {title}\nurl: {hit.url}\nref: {hit.ref}\n{others}{body.strip()}\n"
+    return (
+        f"[{number}] {title}\nurl: {hit.url}\nref: {hit.ref}\ntype: {hit.type}\n"
+        f"{others}{body.strip()}\n"
+    )
 
 
 def render_search(result: SearchDocsResult, where: str) -> str:
@@ -295,7 +308,7 @@ def render_search(result: SearchDocsResult, where: str) -> str:
 def render_doc(doc: DocText, continued: bool) -> str:
     head = heading(doc.title, doc.section) + (f" (version {doc.version})" if doc.version else "")
     head += " (continued)" if continued else ""
-    text = f"{head}\nurl: {doc.url}\nref: {doc.ref}\n\n{doc.text}"
+    text = f"{head}\nurl: {doc.url}\nref: {doc.ref}\ntype: {doc.type}\n\n{doc.text}"
     if doc.truncated:
         text = (
             text.rstrip("\n") + "\n" + _more("read_doc", f"ref={doc.ref!r} and ", doc.next_cursor)
@@ -305,7 +318,7 @@ def render_doc(doc: DocText, continued: bool) -> str:
 
 def render_page(page: PageEntry) -> str:
     version = f" (version {page.version})" if page.version else ""
-    lines = [f"{page.title}{version} [{page.ref}]", f"  {page.url}"]
+    lines = [f"{page.title}{version} [{page.ref}] ({page.type})", f"  {page.url}"]
     if page.description:
         lines.append(f"  {page.description}")
     lines.extend(
@@ -336,10 +349,17 @@ def render_source(s: SourceInfo) -> str:
         f"source {s.name}{version}{snapshot} ({s.kind}{layout}): {where}",
         f"  {s.pages} pages, {s.sections} sections, {s.bytes:,} bytes, sha256 {s.sha256}",
     ]
+    if s.types:
+        lines.append(f"  types: {render_types(s.types)}")
     if s.fetched_at:
         lines.append(f"  fetched {s.fetched_at}")
     lines.extend(f"  warning: {w}" for w in s.warnings)
     return "\n".join(lines) + "\n"
+
+
+def render_types(counts: dict[str, int]) -> str:
+    """``{"guide": 20, "reference": 5}`` -> ``guide 20, reference 5``."""
+    return ", ".join(f"{name} {n}" for name, n in counts.items())
 
 
 def render_snapshot(snap: Snapshot) -> str:
@@ -349,7 +369,9 @@ def render_snapshot(snap: Snapshot) -> str:
         head += (
             f"- {part.name} {part.version or ''}".rstrip()
             + f": built {part.built_at} with docwheel {part.docwheel_version}, "
-            f"{part.pages} pages, {part.sections} sections\n"
+            f"{part.pages} pages, {part.sections} sections"
+            + (f" ({render_types(part.types)})" if part.types else "")
+            + "\n"
         )
     if snap.semantic:
         head += (
@@ -365,6 +387,8 @@ def render_snapshot(snap: Snapshot) -> str:
         f"built {snap.built_at} with docwheel {snap.docwheel_version}; "
         f"served by docwheel {snap.server_version}\n{snap.pages} pages, {snap.sections} sections\n"
     )
+    if snap.types:
+        built += f"document types: {render_types(snap.types)}\n"
     sources = "".join("\n" + render_source(s) for s in snap.sources)
     more = _more("describe_docs", "", snap.next_cursor) if snap.truncated else ""
     return head + built + sources + more
@@ -446,6 +470,7 @@ def _snapshot_part(entry: dict) -> SnapshotPart:
         docwheel_version=entry.get("docwheel_version"),
         pages=int(entry.get("pages") or 0),
         sections=int(entry.get("sections") or 0),
+        types=entry.get("types") or None,
         semantic=entry.get("semantic") or None,
         checks=_check_summary([entry]),
     )
@@ -477,7 +502,7 @@ class Answers:
         version = manifest.get("version")
         self.label = f"{self.name} {version}" if version else self.name
         self.snapshot = snapshot_id(manifest)
-        self._outlines: dict[tuple[str, str | None], list[PageEntry]] = {}
+        self._outlines: dict[tuple[str, str | None, str | None], list[PageEntry]] = {}
         self._lock = threading.Lock()
 
     # -- shared --------------------------------------------------------------------------------
@@ -491,8 +516,17 @@ class Answers:
             raise QueryError(f"unknown source {source!r}; valid sources: all, {valid}")
         return source
 
-    def _where(self, source: str) -> str:
-        return self.label + (f" (source {source})" if source != "all" else " (all sources)")
+    def _where(self, source: str, document_type: str | None = None) -> str:
+        where = self.label + (f" (source {source})" if source != "all" else " (all sources)")
+        return where + (f", {document_type} pages" if document_type else "")
+
+    def check_type(self, document_type: str | None) -> str | None:
+        """None for every type, else the types asked for (comma-joined), each one these
+        docs have (else a QueryError naming them)."""
+        if document_type in (None, "", "all"):
+            return None
+        types = wanted_types("", document_type, self.index.doc_types)[1]
+        return ",".join(types) if types else None
 
     def _start(self, tool: str, args: dict, cursor: str | None) -> int:
         if not cursor:
@@ -511,12 +545,17 @@ class Answers:
         changes under a server."""
         return self._pages("all", "all")
 
-    def _pages(self, source: str, version: str | None) -> list[PageEntry]:
-        """The pages of a source (or "all") at a version (None: the newest; "all")."""
-        key = (source, version)
+    def _pages(
+        self, source: str, version: str | None, document_type: str | None = None
+    ) -> list[PageEntry]:
+        """The pages of a source (or "all") at a version (None: the newest; "all"), of a
+        document type (None: every type)."""
+        key = (source, version, document_type)
         with self._lock:
             if key not in self._outlines:
-                outline = self.index.outline(None if source == "all" else source, version)
+                outline = self.index.outline(
+                    None if source == "all" else source, version, document_type
+                )
                 self._outlines[key] = [
                     _model(
                         PageEntry, page, sections=[_model(OutlineSection, s) for s in page.sections]
@@ -536,16 +575,20 @@ class Answers:
         limit: int = 5,
         full_text: bool = False,
         mode: str | None = None,
+        document_type: str | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         cursor: str | None = None,
     ) -> Answer:
         source = self.check_source(source)
+        document_type = self.check_type(document_type)
         version = version or None
         args = {"query": query, "source": source, "limit": limit, "full_text": full_text}
         if version:
             args["version"] = version
         if mode:
             args["mode"] = mode
+        if document_type:
+            args["document_type"] = document_type
         start = self._start("search_docs", args, cursor)
         found = self.index.search(
             query=query,
@@ -554,6 +597,7 @@ class Answers:
             limit=limit,
             full_text=full_text,
             mode=mode,
+            document_type=document_type,
         )
         hits = [_model(SearchHit, hit) for hit in found.results]
         if start and start >= len(hits):
@@ -591,7 +635,7 @@ class Answers:
             start,
             max_tokens,
             envelope=envelope,
-            render=lambda result: render_search(result, self._where(source)),
+            render=lambda result: render_search(result, self._where(source, document_type)),
             item_cost=hit_cost,
             cursor_at=lambda offset: self.cursor("search_docs", args, offset),
             warnings=warnings,
@@ -636,16 +680,20 @@ class Answers:
         *,
         source: str = "all",
         version: str | None = None,
+        document_type: str | None = None,
         max_tokens: int = DEFAULT_MAX_TOKENS,
         cursor: str | None = None,
     ) -> Answer:
         source = self.check_source(source)
+        document_type = self.check_type(document_type)
         version = version or None
         args = {"source": source}
         if version:
             args["version"] = version
+        if document_type:
+            args["document_type"] = document_type
         start = self._start("list_docs", args, cursor)
-        pages = self._pages(source, version)
+        pages = self._pages(source, version, document_type)
         if start and start >= len(pages):
             raise _past_end("list_docs")
 
@@ -676,7 +724,7 @@ class Answers:
             start,
             max_tokens,
             envelope=envelope,
-            render=lambda result: render_list(result, self._where(source)),
+            render=lambda result: render_list(result, self._where(source, document_type)),
             item_cost=page_cost,
             cursor_at=lambda offset: self.cursor("list_docs", args, offset),
             shrink=_Shrink(
@@ -714,6 +762,7 @@ class Answers:
                 server_version=__version__,
                 pages=int(manifest.get("pages") or 0),
                 sections=int(manifest.get("sections") or 0),
+                types=self.index.type_counts,
                 sources=entries,
                 truncated=next_cursor is not None,
                 next_cursor=next_cursor,
@@ -756,6 +805,7 @@ class Answers:
             "source": doc.source,
             "section": doc.section,
             "ref": doc.ref,
+            "type": doc.type,
             "snapshot": self.label,
         }
         probe = {

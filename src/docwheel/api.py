@@ -12,9 +12,11 @@ import difflib
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from .anchors import from_stored, heading_marks, part_of
+from .doctypes import DOC_TYPES, query_types
 from .errors import IndexLoadError, QueryError, UnknownRefError
 from .index import Outcome, Scope, WhooshIndex
 from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
@@ -130,6 +132,49 @@ def no_results(found: SearchResult, source: str | None, version: str | None) -> 
     return dataclasses.replace(found, warnings=(hint, *found.warnings))
 
 
+def wanted_types(
+    query: str, document_type: str | Sequence[str] | None, present: Sequence[str]
+) -> tuple[str, tuple[str, ...] | None]:
+    """The query without its ``type:`` filters, and the document types a search keeps
+    (None: every type). ``document_type`` ("all", a type, several, or several joined by
+    commas) and the query's
+    ``type:`` both filter: a page must pass both. A type outside the vocabulary, or one
+    these docs have no page of, is a QueryError listing the types they have."""
+    rest, in_query = query_types(query)
+    if document_type is None or document_type in ("", "all"):
+        given: tuple[str, ...] = ()
+    elif isinstance(document_type, str):
+        given = tuple(part.strip().lower() for part in document_type.split(",") if part.strip())
+    else:
+        given = tuple(t.strip().lower() for t in document_type if t.strip().lower() != "all")
+    for name in (*given, *in_query):
+        _check_type(name, present)
+    if given and in_query:
+        both = tuple(t for t in given if t in in_query)
+        if not both:
+            raise QueryError(
+                f"the query asks for type:{','.join(in_query)} but document_type is "
+                f"{', '.join(given)}; give one of them"
+            )
+        return rest, both
+    return rest, (given or in_query or None)
+
+
+def _check_type(name: str, present: Sequence[str]) -> None:
+    listed = ", ".join(("all", *present))
+    if name not in DOC_TYPES:
+        raise QueryError(f"unknown document type {name!r}; these docs have: {listed}")
+    if name not in present:
+        raise QueryError(f"these docs have no {name!r} pages; types: {listed}")
+
+
+def _only_filters(query: str) -> QueryError:
+    return QueryError(
+        f"query {query!r} only filters by type; add words to search for, "
+        "as in 'type:reference context'"
+    )
+
+
 def split_ref(ref: str) -> tuple[str, str, str]:
     """``source:page/path#anchor`` -> (source, page path, anchor); the anchor may be empty."""
     source, sep, rest = ref.partition(":")
@@ -168,6 +213,16 @@ class DocIndex:
     def versions(self) -> dict[str, list[str]]:
         """Docs versions of each versioned source, newest first (what ``version=`` takes)."""
         return {name: list(v) for name, v in self._versions.items() if v}
+
+    @property
+    def type_counts(self) -> dict[str, int]:
+        """Pages of each document type these docs have, in ``DOC_TYPES`` order."""
+        return self._wix.type_counts()
+
+    @property
+    def doc_types(self) -> list[str]:
+        """The document types these docs have pages of (what ``document_type=`` takes)."""
+        return list(self.type_counts)
 
     def scope(self, source: str | None, version: str | None) -> Scope | None:
         """The (source, version) pairs a search or listing covers: every source, or the
@@ -213,6 +268,7 @@ class DocIndex:
         sections: bool = False,
         explain: bool = False,
         mode: str | None = None,
+        document_type: str | Sequence[str] | None = None,
     ) -> SearchResult:
         """Best pages for ``query``, one result per page (its best-matching section).
 
@@ -220,11 +276,12 @@ class DocIndex:
         rank so; ``explain=True`` adds to each hit why it ranked (``Hit.explain``).
         A versioned source is searched at its newest version unless ``version`` pins one.
         ``mode`` is "hybrid" (words and meaning; the default when the index has semantic
-        vectors) or "lexical" (words only; the default otherwise).
+        vectors) or "lexical" (words only; the default otherwise). ``document_type`` (or
+        ``type:reference`` in the query) keeps the pages of that type (``doctypes``).
         """
         found = self.ranked(
             query, source=source, version=version, limit=limit, full_text=full_text,
-            sections=sections, explain=explain, mode=mode,
+            sections=sections, explain=explain, mode=mode, document_type=document_type,
         )
         if found.results:
             return found
@@ -241,14 +298,19 @@ class DocIndex:
         sections: bool = False,
         explain: bool = False,
         mode: str | None = None,
+        document_type: str | Sequence[str] | None = None,
     ) -> SearchResult:
         """``search`` without the hint added when nothing matched (a ``Library`` merges
         several of these and gives the hint once)."""
         check_search(query, limit)
+        words, types = wanted_types(query, document_type, self.doc_types)
+        if not words:
+            raise _only_filters(query)
         semantic, notes = self._semantic_mode(mode)
         scope = self.scope(source, version)
         outcome = self._wix.search(
-            query, scope=scope, limit=limit, per_page=not sections, semantic=semantic
+            words, scope=scope, limit=limit, per_page=not sections, semantic=semantic,
+            types=types if types is not None and set(types) != set(self.doc_types) else None,
         )
         total = outcome.total
         terms = set(outcome.terms)
@@ -267,7 +329,9 @@ class DocIndex:
         return SearchResult(query=query, total=total, results=hits, warnings=warnings)
 
     def _explain(self, doc: int, outcome: Outcome) -> dict:
-        lexical = self._wix.explain(doc, outcome.terms, outcome.pairs, outcome.named_versions)
+        lexical = self._wix.explain(
+            doc, outcome.terms, outcome.pairs, outcome.named_versions, outcome.types
+        )
         if outcome.fused is None:
             return lexical
         return self._wix.explain_fused(doc, outcome.fused, lexical)
@@ -322,6 +386,7 @@ class DocIndex:
             explain=explain,
             version=doc.get("version") or None,
             other_versions=other_versions,
+            type=doc.get("type") or "guide",
         )
 
     # -- reading -----------------------------------------------------------------------
@@ -347,6 +412,7 @@ class DocIndex:
                 section=doc["section"],
                 text=_with_heading(doc),
                 version=doc.get("version") or None,
+                type=doc.get("type") or "guide",
             )
         docs = self._wix.stored_page(page_ref)
         if not docs:
@@ -362,6 +428,7 @@ class DocIndex:
             section=first["page_title"],
             text=text,
             version=first.get("version") or None,
+            type=first.get("type") or "guide",
         )
 
     def _read_inside(self, ref: str, page_ref: str, anchor: str) -> Document:
@@ -411,19 +478,29 @@ class DocIndex:
                 section=doc["section"],
                 text=_with_heading(doc),
                 version=doc.get("version") or None,
+                type=doc.get("type") or "guide",
             )
             for doc in self._wix.all_stored()
         ]
 
-    def outline(self, source: str | None = None, version: str | None = None) -> list[PageOutline]:
-        """Every page (optionally of one source) with its section headings, in build order;
-        versioned sources at their newest version unless ``version`` says ("all": every one)."""
+    def outline(
+        self,
+        source: str | None = None,
+        version: str | None = None,
+        document_type: str | Sequence[str] | None = None,
+    ) -> list[PageOutline]:
+        """Every page (optionally of one source, or of some document types) with its section
+        headings, in build order; versioned sources at their newest version unless
+        ``version`` says ("all": every one)."""
         scope = self.scope(source, version)
         covered = set(scope) if scope is not None else None
+        types = wanted_types("", document_type, self.doc_types)[1]
         pages: dict[str, PageOutline] = {}
         entries: dict[str, list[OutlineEntry]] = {}
         for doc in self._wix.all_stored():
             if covered is not None and (doc["source"], doc.get("version", "")) not in covered:
+                continue
+            if types is not None and (doc.get("type") or "guide") not in types:
                 continue
             page_ref = doc["page_ref"]
             if page_ref not in pages:
@@ -434,6 +511,7 @@ class DocIndex:
                     source=doc["source"],
                     description=doc["page_description"],
                     version=doc.get("version") or None,
+                    type=doc.get("type") or "guide",
                 )
                 entries[page_ref] = []
             if doc["anchor"]:
@@ -446,7 +524,7 @@ class DocIndex:
                     )
                 )
         return [
-            PageOutline(p.ref, p.title, p.url, p.source, p.description, tuple(entries[ref]), p.version)
+            dataclasses.replace(p, sections=tuple(entries[ref]))
             for ref, p in pages.items()
         ]
 

@@ -21,6 +21,7 @@ from . import __version__
 from .anchors import to_stored
 from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes, open_index
 from .config import Config, SourceConfig, load_config
+from .doctypes import DOC_TYPES, page_type
 from .errors import ChecksFailedError, DocwheelError, SourceError
 from .helper import HelperProcess
 from .index import section_texts
@@ -118,7 +119,8 @@ def _build(
 
     with replacing(out) as scratch:
         scan = _Scan()
-        count = write_index(_index_docs(loaded, scan), scratch, helper=helper.for_index())
+        typed = _Types(progress)
+        count = write_index(_index_docs(loaded, scan, typed), scratch, helper=helper.for_index())
         for source, result in loaded:
             if result.stream is not None:
                 _finish_stream(source, result)
@@ -127,7 +129,7 @@ def _build(
         # index is dropped with it.
         for warning in judge_findings(scan.findings, config.allow_secrets):
             progress(f"warning: {warning}")
-        manifest = _manifest(config, loaded, count, version)
+        manifest = _manifest(config, loaded, count, version, typed)
         if config.semantic_model:
             manifest["semantic"] = add_semantic_layer(config.semantic_model, scratch, progress)
         manifest["files"] = index_file_hashes(scratch)
@@ -405,7 +407,33 @@ class _Scan:
             yield page
 
 
-def _index_docs(loaded: list[tuple[SourceConfig, Loaded]], scan: _Scan) -> Iterator[IndexDoc]:
+class _Types:
+    """Each page's document type (``doctypes.page_type``) and the pages of each type per
+    source, for the manifest."""
+
+    def __init__(self, progress: Progress):
+        self.progress = progress
+        self.counts: dict[str, dict[str, int]] = {}
+
+    def of(self, source: SourceConfig, result: Loaded, path: str, page: Page) -> str:
+        def warn(message: str) -> None:
+            message = f"{source.name}: {message}"
+            result.warnings.append(message)
+            if result.stream is None:  # a streamed source reports its warnings once read
+                self.progress(f"warning: {message}")
+
+        found = page_type(
+            path=path, title=page.title, group=page.group, declared=page.type,
+            globs=source.types, warn=warn,
+        )
+        counts = self.counts.setdefault(source.key, dict.fromkeys(DOC_TYPES, 0))
+        counts[found] += 1
+        return found
+
+
+def _index_docs(
+    loaded: list[tuple[SourceConfig, Loaded]], scan: _Scan, typed: _Types
+) -> Iterator[IndexDoc]:
     page_no = 0
     for source, result in loaded:
         seen_paths: dict[str, int] = {}
@@ -417,7 +445,7 @@ def _index_docs(loaded: list[tuple[SourceConfig, Loaded]], scan: _Scan) -> Itera
             if streamed:
                 result.page_count += 1
                 result.section_count += len(page.sections)
-            yield from _page_docs(source, path, page, page_no)
+            yield from _page_docs(source, path, page, page_no, typed.of(source, result, path, page))
 
 
 def _unique_path(path: str, seen: dict[str, int]) -> str:
@@ -427,7 +455,9 @@ def _unique_path(path: str, seen: dict[str, int]) -> str:
     return path if seen[path] == 1 else f"{path}~{seen[path]}"
 
 
-def _page_docs(source: SourceConfig, path: str, page: Page, page_no: int) -> Iterator[IndexDoc]:
+def _page_docs(
+    source: SourceConfig, path: str, page: Page, page_no: int, doc_type: str = "guide"
+) -> Iterator[IndexDoc]:
     page_ref = f"{source.key}:{path}"
     for n, section in enumerate(page.sections):
         prose, code = split_code(section.text)
@@ -444,6 +474,7 @@ def _page_docs(source: SourceConfig, path: str, page: Page, page_no: int) -> Ite
             section=heading_path,
             level=section.level,
             page_description=page.description,
+            type=doc_type,
             content=section.text,
             content_hash=hashlib.sha256(section.text.encode("utf-8")).hexdigest(),
             order=(page_no, n),
@@ -457,7 +488,11 @@ def _page_docs(source: SourceConfig, path: str, page: Page, page_no: int) -> Ite
 
 
 def _manifest(
-    config: Config, loaded: list[tuple[SourceConfig, Loaded]], count: int, version: str | None
+    config: Config,
+    loaded: list[tuple[SourceConfig, Loaded]],
+    count: int,
+    version: str | None,
+    typed: _Types,
 ) -> dict:
     sources = []
     for source, result in loaded:
@@ -481,6 +516,8 @@ def _manifest(
             layout=result.layout,
             pages=result.page_count,
             sections=result.section_count,
+            # Pages of each document type present (doctypes.DOC_TYPES order).
+            types={t: n for t, n in typed.counts.get(source.key, {}).items() if n},
             warnings=list(result.warnings),
         )
         if result.generator:
@@ -498,6 +535,7 @@ def _manifest(
         "built_at": _build_time(),
         "pages": sum(s["pages"] for s in sources),
         "sections": count,
+        "types": {t: n for t in DOC_TYPES if (n := sum(s["types"].get(t, 0) for s in sources))},
         "sources": sources,
     }
 

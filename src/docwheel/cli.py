@@ -12,12 +12,13 @@ import json
 import os
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import TextIO
 
 from . import __version__
 from .api import MAX_LIMIT  # already loaded by the package; it does not import the MCP SDK
+from .doctypes import DOC_TYPES
 from .errors import DocwheelError
 
 # The same names as server.TOOL_SETS and web.TOKEN_ENV (a test checks): importing those
@@ -99,9 +100,17 @@ def _parser() -> argparse.ArgumentParser:
         "help": "docs version of versioned sources (default: the newest; 'all': every one)",
     }
 
+    doc_type = {
+        "metavar": "TYPE", "default": None, "dest": "doc_type",
+        "help": f"only pages of this document type ({', '.join(DOC_TYPES)}; default: all)",
+    }
+
     p = with_index(sub.add_parser("search", help="search the docs"))
-    p.add_argument("query", help="words or a question; AND/OR/NOT and \"phrases\" work")
+    p.add_argument(
+        "query", help="words or a question; AND/OR/NOT, \"phrases\" and type:reference work"
+    )
     p.add_argument("--source", default=None, help="only this source")
+    p.add_argument("--type", **doc_type)
     p.add_argument("--docs-version", **docs_version)
     p.add_argument(
         "--limit", type=_int_between(1, MAX_LIMIT), default=5, metavar="N",
@@ -128,6 +137,7 @@ def _parser() -> argparse.ArgumentParser:
 
     p = with_index(sub.add_parser("list", help="list pages and their sections"))
     p.add_argument("--source", default=None, help="only this source")
+    p.add_argument("--type", **doc_type)
     p.add_argument("--docs-version", **docs_version)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=_list)
@@ -252,6 +262,7 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
             sections=args.sections,
             explain=args.explain,
             mode=args.mode,
+            document_type=args.doc_type,
         )
     if args.json:
         data = asdict(result)
@@ -262,7 +273,10 @@ def _search(args: argparse.Namespace, out: TextIO) -> int:
     for warning in result.warnings:
         print(f"note: {warning}", file=sys.stderr)
     for n, hit in enumerate(result.results, 1):
-        out.write(f"{n}. {_heading(hit.title, hit.section)}\n   {hit.url}\n   ref: {hit.ref}\n")
+        out.write(
+            f"{n}. {_heading(hit.title, hit.section)}\n   {hit.url}\n   ref: {hit.ref}\n"
+            f"   type: {hit.type}\n"
+        )
         if hit.other_versions:
             out.write(f"   other versions: {', '.join(hit.other_versions)}\n")
         body = hit.text if args.full_text else hit.snippet
@@ -309,7 +323,9 @@ def _read(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         _dump(_present(asdict(doc)), out)
     else:
-        out.write(f"{_heading(doc.title, doc.section)}\n{doc.url}\n\n{doc.text.rstrip()}\n")
+        out.write(
+            f"{_heading(doc.title, doc.section)}\n{doc.url}\ntype: {doc.type}\n\n{doc.text.rstrip()}\n"
+        )
     return 0
 
 
@@ -322,12 +338,12 @@ def _heading(title: str, section: str) -> str:
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
     with _open(args) as index:
-        pages = index.outline(args.source, args.docs_version)
+        pages = index.outline(args.source, args.docs_version, args.doc_type)
     if args.json:
         _dump({"total": len(pages), "pages": [_present(asdict(p)) for p in pages]}, out)
         return 0
     for page in pages:
-        out.write(f"{page.title}  [{page.ref}]\n  {page.url}\n")
+        out.write(f"{page.title}  [{page.ref}]  ({page.type})\n  {page.url}\n")
         for section in page.sections:
             indent = "  " * max(1, section.level)
             out.write(f"{indent}- {section.heading}  [#{section.ref.partition('#')[2]}]\n")
@@ -357,6 +373,8 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
         f"  {manifest.get('pages')} pages, {manifest.get('sections')} sections\n"
         f"  index: {directory}\n"
     )
+    if manifest.get("types"):
+        out.write(f"  document types: {_types_line(manifest['types'])}\n")
     semantic = manifest.get("semantic")
     if semantic:
         out.write(
@@ -382,6 +400,8 @@ def _write_manifest(manifest: dict, directory: object, out: TextIO) -> None:
             out.write(f"  layout: {s['layout']}\n")
         if s.get("generator"):
             out.write(f"  generator: {s['generator']} ({s.get('generator_from', '')})\n")
+        if s.get("types"):
+            out.write(f"  types: {_types_line(s['types'])}\n")
         if s.get("fetched_at"):
             out.write(f"  fetched {s['fetched_at']}\n")
         for warning in s.get("warnings", []):
@@ -442,6 +462,9 @@ def _checked_docs(args: argparse.Namespace, name: str, path: str):
         f"{', '.join(seen) or 'none'}); build them with `docwheel build --config {path} "
         "--out DIR` and pass --index DIR"
     )
+def _types_line(counts: Mapping[str, int]) -> str:
+    """Pages per document type, in the vocabulary's order: ``guide 20, reference 5``."""
+    return ", ".join(f"{name} {counts[name]}" for name in DOC_TYPES if counts.get(name))
 
 
 def _verify(args: argparse.Namespace, out: TextIO) -> int:

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
+from .doctypes import DOC_TYPES, TypeGlobs
 from .errors import ConfigError
 from .formats.llms import LAYOUT_NAMES
 from .formats.generators import NAMES as GENERATOR_NAMES
@@ -30,13 +31,13 @@ KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
 _TOP_KEYS = (
-    "name", "description", "sources", "offline", "allow_secrets", "semantic", "checks",
+    "name", "description", "sources", "offline", "allow_secrets", "semantic", "checks", "types",
 )
 _SEMANTIC_KEYS = ("model",)
 DEFAULT_SEMANTIC_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _SOURCE_KEYS = (
     "name", "kind", "url", "urls", "path", "base_url", "max_level", "format", "version",
-    "max_size", "anchors", "generator",
+    "max_size", "anchors", "generator", "types",
 )
 _ALLOW_KEYS = ("source", "page", "match", "reason")
 _CHECK_KEYS = ("query", "expect", "within", "source", "version", "mode")
@@ -78,6 +79,8 @@ class SourceConfig:
     anchors: str | None = None
     # The docs generator of a markdown source (formats.generators.NAMES); None: detected.
     generator: str | None = None
+    # ``types:`` path globs -> document type: this source's own, then the top level's.
+    types: TypeGlobs = TypeGlobs()
 
     @property
     def key(self) -> str:
@@ -204,6 +207,7 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
         problems.append(f"description: expected a string, got {_a(description)}")
 
     semantic_model = _parse_semantic(data, base_dir, problems)
+    top_types = _parse_types(data.get("types"), "types", problems)
 
     offline = data.get("offline")
     if "offline" in data and offline is None:
@@ -239,7 +243,8 @@ def parse_config(data: object, *, base_dir: Path, origin: str) -> Config:
                 )
             else:
                 first_use[source.key] = i
-                sources.append(source)
+                globs = TypeGlobs(source.types.entries + top_types.entries)
+                sources.append(dataclasses.replace(source, types=globs))
 
     listed = raw_sources if isinstance(raw_sources, list) else []
     named = {r.get("name") for r in listed if isinstance(r, Mapping)}
@@ -379,6 +384,7 @@ def _parse_source(
                 f"{place}.generator: {generator!r} is not one of {', '.join(GENERATOR_NAMES)}"
                 + (f" (did you mean {hint[0]!r}?)" if hint else "")
             )
+    types = _parse_types(raw.get("types"), f"{place}.types", problems)
 
     if len(problems) > before:
         return None
@@ -396,7 +402,33 @@ def _parse_source(
         max_bytes=max_bytes,
         anchors=anchors,
         generator=generator,
+        types=types,
     )
+
+
+def _parse_types(value: object, place: str, problems: list[str]) -> TypeGlobs:
+    """``types:``: page path globs mapped to document types (``doctypes.DOC_TYPES``)."""
+    if value is None:
+        return TypeGlobs()
+    if not isinstance(value, Mapping):
+        problems.append(
+            f"{place}: expected a mapping of path globs to types "
+            f"(types: {{\"api/**\": reference}}), got {_a(value)}"
+        )
+        return TypeGlobs()
+    entries = []
+    for glob, doc_type in value.items():
+        if not isinstance(glob, str) or not glob.strip():
+            problems.append(f"{place}: expected a path glob as key, got {_a(glob)}")
+            continue
+        if not isinstance(doc_type, str):
+            problems.append(f"{place}[{glob!r}]: expected one of {', '.join(DOC_TYPES)}, got {_a(doc_type)}")
+            continue
+        if doc_type not in DOC_TYPES:
+            problems.append(f"{place}[{glob!r}]: {doc_type!r} is not one of {', '.join(DOC_TYPES)}")
+            continue
+        entries.append((glob, doc_type))
+    return TypeGlobs(tuple(entries))
 
 
 def _check_size(value: object, place: str, problems: list[str]) -> int | None:

@@ -30,10 +30,10 @@ from whoosh.analysis import (
 from whoosh.filedb.filestore import FileStorage
 from whoosh.lang import stemmer_for_language
 
+from .doctypes import ASKING_WORDS, DOC_TYPES, SECONDARY_TYPES
 from .errors import IndexLoadError, QueryError, SemanticFilesError
 from .fusion import SEMANTIC_CANDIDATES, SEMANTIC_WEIGHT, Fused, fuse
 from .ranking import (
-    CHANGE_WORDS,
     CHANGELOG_FACTOR,
     OLD_VERSION_FACTOR,
     FieldWeight,
@@ -130,7 +130,8 @@ FIELD_BOOSTS = {name: weight.boost for name, weight in FIELD_WEIGHTS.items()}
 SEARCH_FIELDS = tuple(FIELD_BOOSTS)
 MAX_QUERY_WORDS = 64
 SECTION_RANKING, PAGE_RANKING = "rank", "page"
-CHANGELOG_FILE = "page_changelog.npy"
+# Per page: its document type, as a place in doctypes.DOC_TYPES.
+TYPES_FILE = "page_type.npy"
 # Versioned copies of a page (versions.page_copies): per page, its family (the copies share
 # one number), whether it is an old version and its version (a position in the labels);
 # and (JSON) the version labels and the refs of the pages that have copies.
@@ -173,6 +174,7 @@ def make_schema() -> fields.Schema:
         section=fields.STORED(),
         level=fields.STORED(),
         page_description=fields.STORED(),
+        type=fields.ID(stored=True),
         content=fields.STORED(),
         content_hash=fields.STORED(),
         order=fields.STORED(),
@@ -232,6 +234,8 @@ class Outcome:
     # Versions the query names (positions in the index's labels): their pages keep their full
     # score and other versions' are demoted, instead of old versions'.
     named_versions: tuple[int, ...] = ()
+    # The document types the search was filtered to: secondary ones among them are asked for.
+    types: tuple[str, ...] = ()
 
 
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
@@ -260,8 +264,22 @@ TOKEN_RE = re.compile(TOKEN_PATTERN)
 CLAUSE_BREAK = r"[.;:!?](?=\s|$)|\||\n[ \t]*(?:[-*+>#]|\d+[.)]\s|\n)"
 # Words (the group) and clause breaks (an empty match of the group), in text order.
 WORD_OR_BREAK_RE = re.compile(f"({TOKEN_PATTERN})|(?:{CLAUSE_BREAK})")
-# Query terms that ask for changes, so changelogs keep their full score.
-CHANGE_TERMS = frozenset(t.text for t in _WORD_ANALYZER(" ".join(CHANGE_WORDS)))
+# Per secondary type (doctypes.SECONDARY_TYPES, by its place in DOC_TYPES): the query terms
+# that ask for it, so its pages keep their full score.
+ASKING_TERMS = {
+    DOC_TYPES.index(name): frozenset(t.text for t in _WORD_ANALYZER(" ".join(ASKING_WORDS[name])))
+    for name in SECONDARY_TYPES
+}
+
+
+def demoted_types(terms: Iterable[str], asked: Iterable[str] = ()) -> tuple[int, ...]:
+    """The secondary types (places in DOC_TYPES) a query with ``terms`` does not ask for,
+    by its words or by naming them in its type filter (``asked``)."""
+    found = set(terms)
+    named = {DOC_TYPES.index(name) for name in asked if name in DOC_TYPES}
+    return tuple(
+        code for code, asking in ASKING_TERMS.items() if code not in named and not asking & found
+    )
 
 
 @functools.lru_cache(maxsize=65536)
@@ -316,12 +334,19 @@ class WhooshIndex:
         try:
             self._impacts = ImpactIndex.load(directory, SECTION_RANKING)
             self._page_impacts = ImpactIndex.load(directory, PAGE_RANKING)
-            changelog_pages = np.load(directory / CHANGELOG_FILE, allow_pickle=False)
-            changelog = changelog_pages[self._impacts.pages]  # per section
+            page_types = np.load(directory / TYPES_FILE, allow_pickle=False)
+            if page_types.size and int(page_types.max()) >= len(DOC_TYPES):
+                raise ValueError(f"{TYPES_FILE} holds an unknown type")
+            # Per section: its page's document type (a place in DOC_TYPES).
+            self._types = page_types[self._impacts.pages]
+            self._type_counts = np.bincount(page_types, minlength=len(DOC_TYPES))
+            secondary = [DOC_TYPES.index(name) for name in SECONDARY_TYPES]
+            changelog = np.isin(self._types, secondary)  # per section
             self._page_family = np.load(directory / COPIES_FAMILY_FILE, allow_pickle=False)
             self._family = self._page_family[self._impacts.pages]  # per section
             old = np.load(directory / COPIES_OLD_FILE, allow_pickle=False)[self._impacts.pages]
-            # Per section: 1 for a changelog, 2 for an old version (both: 3); what _factors reads.
+            # Per section: 1 for a secondary type (a changelog, a blog post), 2 for an old
+            # version (both: 3); what _factors reads.
             self._demotions = changelog.astype(np.uint8) | (old.astype(np.uint8) << 1)
             page_version = np.load(directory / COPIES_VERSION_FILE, allow_pickle=False)
             # Per section: its page's version (versions.PageCopies.version; -1: none).
@@ -336,6 +361,7 @@ class WhooshIndex:
                 "reinstall the docs package or rebuild the index"
             ) from None
         self._scope_masks: dict[Scope, np.ndarray] = {}
+        self._type_masks: dict[tuple[int, ...], np.ndarray] = {}
         self.page_weight = PAGE_WEIGHT
         self.coord_power = COVERAGE_POWER
         self.pair_weight = PAIR_WEIGHT
@@ -440,14 +466,17 @@ class WhooshIndex:
         limit: int,
         per_page: bool = True,
         semantic: bool = False,
+        types: tuple[str, ...] | None = None,
     ) -> Outcome:
         """Top ``limit`` sections for the query (at most one per page), and how it was read.
 
         Ranking is always BM25F from the precomputed impacts. Plain words are scored
         directly; operator syntax (AND/OR/NOT, phrases, ``field:``, wildcards) is parsed by
         Whoosh, which decides which sections match, and the impacts order those sections.
+        ``types`` keeps the pages of those document types only (None: every type).
         """
         warnings: list[str] = []
+        asked = tuple(types or ())
         words = text.split()
         if len(words) > MAX_QUERY_WORDS:
             text = " ".join(words[:MAX_QUERY_WORDS])
@@ -480,24 +509,28 @@ class WhooshIndex:
                 weight=self.semantic_weight,
                 candidates=self.semantic_candidates,
             )
-            factors = self._factors(None, terms, named)
+            factors = self._factors(None, terms, named, asked)
             scores = fused.scores if factors is None else fused.scores * factors
-        elif matching is None and scope is None:
+        elif matching is None and scope is None and types is None:
             # The common case stays sparse: no whole-index arrays at all.
             hit, part = self._sparse_score(terms, pairs, named=named)
             chosen, total = best_per_page_of(hit, part, groups, limit, per_page=per_page)
             hits = self._hits(chosen, per_page)
-            return Outcome(hits, total, terms, warnings, pairs, fused, named)
+            return Outcome(hits, total, terms, warnings, pairs, fused, named, asked)
         else:
-            scores = self._score(terms, pairs, named=named)
+            scores = self._score(terms, pairs, named=named, asked=asked)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
             scores = np.where(matching, scores + MATCH_FLOOR, 0.0)
         if scope is not None:
             scores = np.where(self._scope_mask(scope), scores, 0.0)
+        if types is not None:
+            scores = np.where(self._type_mask(types), scores, 0.0)
         chosen, total = best_per_page(scores, groups, limit, per_page=per_page)
-        return Outcome(self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named)
+        return Outcome(
+            self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named, asked
+        )
 
     def _hits(self, chosen: list[tuple[int, float]], per_page: bool) -> list[RawHit]:
         searcher = self._searcher()
@@ -562,9 +595,10 @@ class WhooshIndex:
         pairs: Sequence[str] = (),
         demote: bool = True,
         named: tuple[int, ...] = (),
+        asked: tuple[str, ...] = (),
     ) -> np.ndarray:
         """Every section's score for plain query terms (0 for a section matching none)."""
-        hit, part = self._sparse_score(terms, pairs, demote, named)
+        hit, part = self._sparse_score(terms, pairs, demote, named, asked)
         out = np.zeros(self._impacts.n_docs, dtype=np.float64)
         out[hit] = part
         return out
@@ -575,6 +609,7 @@ class WhooshIndex:
         pairs: Sequence[str] = (),
         demote: bool = True,
         named: tuple[int, ...] = (),
+        asked: tuple[str, ...] = (),
     ) -> tuple[np.ndarray, np.ndarray]:
         """The sections matching any plain query term (ascending) and their scores (> 0).
 
@@ -601,26 +636,38 @@ class WhooshIndex:
             # of the page (its title, other sections) are evidence the page answers it.
             part = part + self.page_weight * page_scores[pages]
         if demote:
-            factors = self._factors(hit, terms, named)
+            factors = self._factors(hit, terms, named, asked)
             if factors is not None:
                 part = part * factors
         return hit, part
 
     def _factors(
-        self, docs: np.ndarray | None, terms: Sequence[str], named: tuple[int, ...]
+        self,
+        docs: np.ndarray | None,
+        terms: Sequence[str],
+        named: tuple[int, ...],
+        asked: tuple[str, ...] = (),
     ) -> np.ndarray | None:
         """What sections ``docs`` (None: every section) are demoted by, or None when none
-        is: changelogs unless the query asks for changes; old versions of a page, or when
-        the query names versions, the pages of every other version."""
-        changelog = 1.0 if CHANGE_TERMS.intersection(terms) else CHANGELOG_FACTOR
+        is: secondary types (changelogs, blog posts) unless the query asks for them by its
+        words or its type filter (``asked``); a publisher's ``types:`` refiles a page, and its
+        rank follows. Also old versions of a page, or when the query names versions, the
+        pages of every other version."""
         demotions = self._demotions if docs is None else self._demotions[docs]
+        demoted = demoted_types(terms, asked)
+        if len(demoted) < len(ASKING_TERMS):
+            # The query asks for some secondary types: only the others are held back.
+            section_types = self._types if docs is None else self._types[docs]
+            demotions = (demotions & 2) | np.isin(section_types, demoted).astype(np.uint8)
         if named:
             demotions = demotions & 1
             version = self._version if docs is None else self._version[docs]
             demotions[(version != -1) & ~np.isin(version, named)] |= 2
         if not demotions.any():
             return None
-        return np.array([1.0, changelog, OLD_VERSION_FACTOR, changelog * OLD_VERSION_FACTOR])[demotions]
+        return np.array(
+            [1.0, CHANGELOG_FACTOR, OLD_VERSION_FACTOR, CHANGELOG_FACTOR * OLD_VERSION_FACTOR]
+        )[demotions]
 
     def explain_fused(self, doc: int, fused: Fused, lexical: dict) -> dict:
         """``explain`` for a hybrid score: the word part (``lexical``, explained as usual)
@@ -638,7 +685,12 @@ class WhooshIndex:
         }
 
     def explain(
-        self, doc: int, terms: list[str], pairs: Sequence[str] = (), named: tuple[int, ...] = ()
+        self,
+        doc: int,
+        terms: list[str],
+        pairs: Sequence[str] = (),
+        named: tuple[int, ...] = (),
+        asked: tuple[str, ...] = (),
     ) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
@@ -672,7 +724,7 @@ class WhooshIndex:
         if self.page_coverage:
             covered = max(covered, sum(1 for part in page_parts if part))
         coverage = (covered / len(terms)) ** self.coord_power if len(terms) > 1 else 1.0
-        changelog = bool(self._demotions[doc] & 1) and not CHANGE_TERMS.intersection(terms)
+        changelog = int(self._types[doc]) in demoted_types(terms, asked)
         if named:
             other = int(self._version[doc]) not in (-1, *named)
         else:
@@ -697,6 +749,7 @@ class WhooshIndex:
             "page_weight": self.page_weight,
             "changelog_factor": changelog_factor,
             "version_factor": version_factor,
+            "type": DOC_TYPES[int(self._types[doc])],
         }
 
     def _matches(self, q: query.Query, within: np.ndarray | None = None) -> np.ndarray:
@@ -807,6 +860,18 @@ class WhooshIndex:
                 mask[list(searcher.docs_for_query(wanted))] = True
             self._scope_masks[scope] = mask
         return mask
+
+    def _type_mask(self, types: tuple[str, ...]) -> np.ndarray:
+        """The sections of pages of the document types ``types``; cached like scopes."""
+        codes = tuple(sorted(DOC_TYPES.index(name) for name in types if name in DOC_TYPES))
+        mask = self._type_masks.get(codes)
+        if mask is None:
+            mask = self._type_masks[codes] = np.isin(self._types, codes)
+        return mask
+
+    def type_counts(self) -> dict[str, int]:
+        """Pages of each document type present, in DOC_TYPES order."""
+        return {name: int(n) for name, n in zip(DOC_TYPES, self._type_counts.tolist()) if n}
 
     # -- stored documents --------------------------------------------------------------
 

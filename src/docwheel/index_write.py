@@ -37,7 +37,6 @@ from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from .impact_build import ImpactBuilder
 from .index import (
-    CHANGELOG_FILE,
     COPIES_FAMILY_FILE,
     COPIES_OLD_FILE,
     COPIES_VERSION_FILE,
@@ -49,12 +48,13 @@ from .index import (
     SEARCH_FIELDS,
     SECTION_RANKING,
     TOKEN_RE,
+    TYPES_FILE,
     WORD_OR_BREAK_RE,
     adjacent_pairs,
     make_analyzer,
     make_schema,
 )
-from .ranking import is_changelog
+from .doctypes import DOC_TYPES
 from .versions import page_copies
 from .words import split_identifier
 
@@ -88,6 +88,7 @@ class IndexDoc:
     code: str
     # The ids inside the section's text (``anchors.to_stored``); None stores nothing.
     anchors: tuple[tuple[str, str, int, int], ...] | None = None
+    type: str = "guide"  # the page's document type (doctypes.DOC_TYPES)
 
 
 def write_index(
@@ -114,7 +115,7 @@ def write_index(
         writer = ix.writer(compound=False)
         postings = _TermPostings(writer._tempstorage.folder, POOL_MB * 1024 * 1024)
         page_numbers: dict[int, int] = {}
-        changelogs: list[bool] = []  # per dense page
+        page_types: list[int] = []  # per dense page: its type's place in DOC_TYPES
         page_ids: list[tuple[str, str, str]] = []  # per dense page: source, version, path
         page_refs: list[str] = []  # per dense page
         known_lengths = array("q")  # stored length of each section's text fields, in a row
@@ -125,7 +126,7 @@ def write_index(
                 for doc in docs:
                     if doc.order[0] not in page_numbers:
                         page_path = doc.page_ref.partition(":")[2]
-                        changelogs.append(is_changelog(doc.page_title, page_path))
+                        page_types.append(DOC_TYPES.index(doc.type))
                         page_ids.append((doc.source, doc.version, page_path))
                         page_refs.append(doc.page_ref)
                     page = page_numbers.setdefault(doc.order[0], len(page_numbers))
@@ -158,8 +159,8 @@ def write_index(
                 raise
             postings.cleanup()
             analysis.finish_writing(directory)
-        with open(directory / CHANGELOG_FILE, "wb") as f:
-            np.save(f, np.array(changelogs, dtype=bool), allow_pickle=False)
+        with open(directory / TYPES_FILE, "wb") as f:
+            np.save(f, np.array(page_types, dtype=np.uint8), allow_pickle=False)
         _write_copies(directory, page_ids, page_refs)
         ix.close()
         # The lock file is only meaningful while writing; an index ships without it.

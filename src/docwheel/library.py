@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from .api import DocIndex, check_search, no_results, open_index
+from .api import DocIndex, check_search, no_results, open_index, wanted_types
+from .doctypes import DOC_TYPES
 from .discovery import installed_docs, normalise
 from .errors import IndexLoadError, QueryError, UnknownRefError
 from .index import is_absent_word_note
@@ -121,6 +122,15 @@ class Library:
             for name, v in part.versions.items()
         }
 
+    @property
+    def type_counts(self) -> dict[str, int]:
+        """Pages of each document type over every snapshot, in ``DOC_TYPES`` order."""
+        return _summed_types(self.parts)
+
+    @property
+    def doc_types(self) -> list[str]:
+        return list(self.type_counts)
+
     def close(self) -> None:
         for part in self.parts:
             part.close()
@@ -175,6 +185,7 @@ class Library:
         sections: bool = False,
         explain: bool = False,
         mode: str | None = None,
+        document_type: str | Sequence[str] | None = None,
     ) -> SearchResult:
         """Each covered snapshot's best results, merged by score (ties keep snapshot order).
 
@@ -182,13 +193,18 @@ class Library:
         have semantic vectors and others do not, all are searched by words (mode "lexical")
         unless ``mode`` says otherwise."""
         check_search(query, limit)
+        # Types are checked against every snapshot's: one without the type has no results.
+        words, types = wanted_types(query, document_type, self.doc_types)
         if mode in (None, "") and self._mixed_semantic:
             mode = "lexical"
         found = []
         for part, own, shown in self._covering(source, version):
+            kept = None if types is None else [t for t in types if t in part.doc_types]
+            if kept == []:
+                continue
             result = part.ranked(
-                query, source=own, version=version, limit=limit, full_text=full_text,
-                sections=sections, explain=explain, mode=mode,
+                words or query, source=own, version=version, limit=limit, full_text=full_text,
+                sections=sections, explain=explain, mode=mode, document_type=kept,
             )
             found.append((result, [_renamed(hit, shown) for hit in result.results]))
         hits = sorted((hit for _, hits in found for hit in hits), key=lambda h: -h.score)
@@ -245,10 +261,19 @@ class Library:
             for doc in part.sections()
         ]
 
-    def outline(self, source: str | None = None, version: str | None = None) -> list[PageOutline]:
+    def outline(
+        self,
+        source: str | None = None,
+        version: str | None = None,
+        document_type: str | Sequence[str] | None = None,
+    ) -> list[PageOutline]:
+        types = wanted_types("", document_type, self.doc_types)[1]
         pages = []
         for part, own, shown in self._covering(source, version):
-            for page in part.outline(own, version):
+            kept = None if types is None else [t for t in types if t in part.doc_types]
+            if kept == []:
+                continue
+            for page in part.outline(own, version, kept):
                 entries = tuple(_renamed(entry, shown, page.source) for entry in page.sections)
                 pages.append(dataclasses.replace(_renamed(page, shown), sections=entries))
         return pages
@@ -273,6 +298,13 @@ def _snapshot_name(part: DocIndex) -> str:
     return str(part.manifest.get("name") or part.directory.name)
 
 
+def _summed_types(parts: Sequence[DocIndex]) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for part in parts:
+        counts.update(part.type_counts)
+    return {name: counts[name] for name in DOC_TYPES if counts[name]}
+
+
 # What the CLI and the MCP server read from: one snapshot or several.
 Docs = DocIndex | Library
 
@@ -289,10 +321,11 @@ def _combined_manifest(parts: Sequence[DocIndex], shown: Sequence[dict[str, str]
             "docwheel_version": m.get("docwheel_version"),
             "pages": m.get("pages"),
             "sections": m.get("sections"),
+            "types": part.type_counts,
             "semantic": m.get("semantic"),
             "checks": m.get("checks"),
         }
-        for m in manifests
+        for m, part in zip(manifests, parts)
     ]
     built = [m["built_at"] for m in manifests if m.get("built_at")]
     return {
@@ -305,6 +338,7 @@ def _combined_manifest(parts: Sequence[DocIndex], shown: Sequence[dict[str, str]
         "built_at": max(built) if built else None,
         "pages": sum(int(m.get("pages") or 0) for m in manifests),
         "sections": sum(int(m.get("sections") or 0) for m in manifests),
+        "types": _summed_types(parts),
         "sources": [
             {**s, "name": names.get(s["name"], s["name"]), "snapshot": m.get("name")}
             for m, names in zip(manifests, shown)

@@ -53,7 +53,9 @@ class Page:
     the URL path without scheme, host, leading/trailing slash or .md/.mdx/.html extension
     (``docs/concepts/tools``); "index" for the site root. ``group`` is where the site's
     navigation puts the page, outermost first (``("Servers", "Core Components")``); empty
-    when the source has no navigation or the page is not in it.
+    when the source has no navigation or the page is not in it. ``type`` is the frontmatter's
+    ``document_type:`` as written, or its ``type:`` when that names a document type ("" when
+    none); the build resolves the page's document type from it (``doctypes.page_type``).
     """
 
     url: str
@@ -62,6 +64,7 @@ class Page:
     description: str
     sections: tuple[Section, ...]
     group: tuple[str, ...] = ()
+    type: str = ""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,8 @@ class Hit:
     # Page refs of this page in other versions of the docs (a ``v2/`` copy, an older
     # ``version:``), current versions first; they are not listed as results of their own.
     other_versions: tuple[str, ...] = ()
+    # The page's document type (``doctypes.DOC_TYPES``).
+    type: str = "guide"
 
 
 @dataclass(frozen=True)
@@ -105,6 +110,7 @@ class Document:
     section: str
     text: str
     version: str | None = None
+    type: str = "guide"
 
 
 @dataclass(frozen=True)
@@ -126,3 +132,4 @@ class PageOutline:
     description: str
     sections: tuple[OutlineEntry, ...] = field(default_factory=tuple)
     version: str | None = None
+    type: str = "guide"

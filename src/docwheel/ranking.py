@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,28 +23,14 @@ from pathlib import Path
 import numpy as np
 
 K1 = 1.2
-# Pages that list changes (changelogs, release notes, "what's new") mention every feature
-# in passing; they rank below the guide that explains it unless the query asks for changes.
+# Pages that are not the main answer (``doctypes.SECONDARY_TYPES``: changelogs, release notes,
+# blog posts) mention every feature in passing; they rank below the guide that explains it
+# unless the query asks for them (``doctypes.ASKING_WORDS``).
 CHANGELOG_FACTOR = 0.5
 # A page kept in several versions of the docs (``versions.page_copies``) ranks as one page;
 # its old versions count this much, so the current docs come first unless the query names
 # a version. Pages found only in an old version are old too.
 OLD_VERSION_FACTOR = 0.6
-_CHANGELOG = re.compile(
-    r"change-?log|release[-_ ]?notes|(^|/)releases?($|/)|what-?s-new|(^|/)updates($|/)"
-    r"|-notes($|/)|(^|/)news($|/)|key changes",
-    re.IGNORECASE,
-)
-CHANGE_WORDS = (
-    "change changes changed changelog release releases released new update updates version "
-    "versions upgrade upgrading migrate migration breaking deprecated deprecation removed added"
-).split()
-
-
-def is_changelog(title: str, path: str) -> bool:
-    """Whether a page (by its title or its path) is a changelog or release notes."""
-    slug = re.sub(r"[^a-z0-9/]+", "-", f"{path}".lower())
-    return bool(_CHANGELOG.search(slug) or _CHANGELOG.search(title.replace("'", "")))
 WORDS_SUFFIX = "_words.json"
 ARRAY_SUFFIXES = ("_keys.npy", "_spans.npy", "_docs.npy", "_impacts.npy", "_pages.npy")
 

@@ -62,7 +62,8 @@ INSTRUCTIONS = """\
 This server searches a frozen, offline snapshot of official documentation: {label}.
 Use it to answer questions about these docs instead of relying on memory, since they match
 the version the user runs:
-1. Call search_docs with a few words or the user's question; filter by source if useful.
+1. Call search_docs with a few words or the user's question; filter by source, or by
+   document_type (reference, changelog, tutorial, ...) for a kind of page, if useful.
 2. Call read_doc with a result's ref to read the whole section or page before answering
    when the snippet is not enough.
 3. Cite the url of every result you rely on.
@@ -154,6 +155,20 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         ),
     ]
 
+    types = answers.index.doc_types
+    DocumentType = Annotated[
+        str,
+        Field(
+            description=(
+                f"'all', or the kind of page wanted: {', '.join(types)} "
+                "(guide: how-to pages; reference: API, CLI and configuration reference; "
+                "changelog: release notes and what's new)."
+            ),
+            # Listed in the schema for the model; checked by the tool, whose error names them.
+            json_schema_extra={"enum": ["all", *types]},
+        ),
+    ]
+
     semantic = any(part.semantic for part in answers.index.parts)
     Mode = Annotated[
         Literal["hybrid", "lexical"] | None,
@@ -173,10 +188,11 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
             str,
             Field(
                 description="A few distinctive words or the user's question; "
-                'AND, OR, NOT, "phrases" and prefix* work.'
+                'AND, OR, NOT, "phrases", prefix* and type:reference work.'
             ),
         ],
         source: Source = "all",
+        document_type: DocumentType = "all",
         version: Version = None,
         limit: Annotated[int, Field(ge=1, le=20, description="Pages to return (1-20).")] = 5,
         full_text: Annotated[
@@ -191,8 +207,9 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         Returns the best-matching pages, each once with its best section: title, heading
         path, url, ref and a snippet with the matched words in **bold** (or the section's
         full text with full_text=true). Read a result in full with read_doc(ref) when the
-        snippet is not enough, and cite the url of every result you use. No results: try
-        fewer or more general words, or source='all'.
+        snippet is not enough, and cite the url of every result you use. Set document_type
+        to ask for a kind of page (the reference for a name, the changelog for what changed).
+        No results: try fewer or more general words, or source='all' and document_type='all'.
         """
         return _call(
             lambda: answers.search(
@@ -202,6 +219,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
                 limit=limit,
                 full_text=full_text,
                 mode=mode,
+                document_type=document_type,
                 max_tokens=max_tokens,
                 cursor=cursor,
             )
@@ -231,6 +249,7 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
     @server.tool(title="List the pages", annotations=READ_ONLY)
     def list_docs(
         source: Source = "all",
+        document_type: DocumentType = "all",
         version: Version = None,
         max_tokens: MaxTokens = DEFAULT_MAX_TOKENS,
         cursor: Cursor = None,
@@ -241,7 +260,15 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         docs cover. Pass a page or section ref to read_doc to read it. Large docs come in
         parts: when truncated is true, call again with the same source and cursor=next_cursor.
         """
-        return _call(lambda: answers.pages(source=source, version=version, max_tokens=max_tokens, cursor=cursor))
+        return _call(
+            lambda: answers.pages(
+                source=source,
+                version=version,
+                document_type=document_type,
+                max_tokens=max_tokens,
+                cursor=cursor,
+            )
+        )
 
     @server.tool(title="Describe the docs snapshot", annotations=READ_ONLY)
     def describe_docs(
@@ -251,8 +278,9 @@ def _add_docs_tools(server: MCPServer, answers: Answers) -> None:
         """Describe the docs snapshot this server answers from: name, version, build time, sources.
 
         Use it to tell the user which documentation and which version the answers come
-        from, or which source names search_docs and list_docs accept. Each source has its
-        url or path, fetch time, SHA-256, size, page and section counts.
+        from, or which source names and document types search_docs and list_docs accept.
+        Each source has its url or path, fetch time, SHA-256, size, page and section counts
+        and its pages of each document type.
         """
         return _call(lambda: answers.describe(max_tokens=max_tokens, cursor=cursor))
 

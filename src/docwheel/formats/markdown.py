@@ -24,6 +24,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import yaml
 
+from ..doctypes import known_type
 from ..models import Anchor, Page, Section
 from .blocks import (
     clean_code,
@@ -1017,4 +1018,7 @@ def parse_markdown(
         title=page_title,
         description=_meta_str(meta, "description"),
         sections=tuple(sections),
+        # document_type: is docwheel's own key; type: is also other generators' (Hugo's
+        # layout `type: docs`), so only a value of the vocabulary is read from it.
+        type=_meta_str(meta, "document_type") or known_type(_meta_str(meta, "type")),
     )
