@@ -752,3 +752,34 @@ def test_a_ref_to_a_deeper_heading_counts_when_the_result_opens_at_it(tmp_path: 
         build_from_file(config, tmp_path / "index")
     (miss,) = caught.value.misses
     assert miss.startswith("checks[1] ")
+
+
+def test_a_document_type_filter_searches_only_pages_of_that_type(tmp_path: Path) -> None:
+    root = write_site(tmp_path)
+    head = SOURCES.replace("    path: site/api\n", "    path: site/api\n    types: {\"**\": reference}\n")
+    config = sources_file(root, """\
+        checks:
+          - query: revoke a key or a token
+            expect: api:tokens
+            within: 1
+            document_type: reference
+          - query: revoke a key or a token
+            expect: guide:credentials
+            within: 1
+        """, head=head)
+    manifest = build_from_file(config, root / "index")
+    tops = [(c.get("document_type"), c["rank"], c["top"][0].partition("#")[0]) for c in manifest["checks"]]
+    # Without the filter the guide answers first; with it, the reference page does.
+    assert tops == [("reference", 1, "api:tokens"), (None, 1, "guide:credentials")]
+
+
+def test_a_document_type_outside_the_vocabulary_is_a_config_error(site: Path) -> None:
+    assert problems_of(site, """\
+        checks:
+          - query: tokens
+            expect: api:tokens
+            document_type: referense
+        """) == [
+        "checks[0].document_type: 'referense' is not one of guide, tutorial, reference, "
+        "changelog, migration, troubleshooting, blog"
+    ]

@@ -96,7 +96,7 @@ def run_check(check: Check, docs: Searchable) -> CheckResult:
             continue
         found = docs.search(
             check.query, source=check.source, version=check.version, limit=DEPTH,
-            sections=by_section, mode=check.mode,
+            sections=by_section, mode=check.mode, document_type=check.document_type,
         )
         top = top or tuple(hit.ref for hit in found.results[:TOP])
         for rank, hit in enumerate(found.results, 1):
@@ -243,7 +243,10 @@ def record(result: CheckResult) -> dict:
 
 
 def _filters(check: Check) -> dict[str, str]:
-    given = {"source": check.source, "version": check.version, "mode": check.mode}
+    given = {
+        "source": check.source, "version": check.version, "mode": check.mode,
+        "document_type": check.document_type,
+    }
     return {name: value for name, value in given.items() if value}
 
 

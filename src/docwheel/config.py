@@ -40,7 +40,7 @@ _SOURCE_KEYS = (
     "max_size", "anchors", "generator", "types",
 )
 _ALLOW_KEYS = ("source", "page", "match", "reason")
-_CHECK_KEYS = ("query", "expect", "within", "source", "version", "mode")
+_CHECK_KEYS = ("query", "expect", "within", "source", "version", "mode", "document_type")
 CHECK_MODES = ("hybrid", "lexical")  # api.SEARCH_MODES, without importing the index code
 MAX_WITHIN = 20  # how deep a check looks: the rank a check asks for is 1..MAX_WITHIN
 DEFAULT_WITHIN = 3
@@ -119,8 +119,9 @@ class Check:
 
     ``expect`` holds page refs (``source:path``, found by a hit on any section of the page)
     and section refs (``source:path#anchor``, found by that section among the best
-    sections); any one of them counts. ``source``, ``version`` and ``mode`` are the search's
-    filters, as ``docwheel search`` takes them. ``place`` (``checks[2]``) names it in messages.
+    sections); any one of them counts. ``source``, ``version``, ``mode`` and
+    ``document_type`` are the search's filters, as ``docwheel search`` takes them. ``place``
+    (``checks[2]``) names it in messages.
     """
 
     query: str
@@ -130,6 +131,7 @@ class Check:
     version: str | None = None
     mode: str | None = None
     place: str = field(default="", compare=False)
+    document_type: str | None = None
 
 
 @dataclass(frozen=True)
@@ -573,14 +575,35 @@ def _parse_checks(
                 f"{place}.mode: hybrid searches by meaning too, which needs semantic: "
                 "in the sources file"
             )
+        document_type = _check_type_filter(entry.get("document_type"), place, problems)
         expect = _check_expect(
             entry, versions, source, version if version_known else "all", place, problems
         )
         if len(problems) == before:
             checks.append(
-                Check(query.strip(), expect, within, source, version, mode, place=place)
+                Check(
+                    query.strip(), expect, within, source, version, mode, place=place,
+                    document_type=document_type,
+                )
             )
     return tuple(checks)
+
+
+def _check_type_filter(value: object, place: str, problems: list[str]) -> str | None:
+    """``document_type``: one type of the vocabulary, or several joined by commas."""
+    if value is None or value == "all":
+        return None
+    names = [n.strip() for n in value.split(",")] if isinstance(value, str) else None
+    if not names or not all(names):
+        problems.append(f"{place}.document_type: expected a document type, got {_a(value)}")
+        return None
+    unknown = [n for n in names if n not in DOC_TYPES]
+    if unknown:
+        problems.append(
+            f"{place}.document_type: {unknown[0]!r} is not one of {', '.join(DOC_TYPES)}"
+        )
+        return None
+    return ",".join(names)
 
 
 def _check_source_filter(
