@@ -254,22 +254,7 @@ def test_every_page_has_an_absolute_url_on_its_site(built, name: str) -> None:
     assert [p.ref for p in pages if not p.url.startswith(f"https://{host}/")] == []
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            name,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a heading's code span (## `<Aside>` Props) is shown without its "
-                "backticks; heading text is the generators work on main",
-            ),
-        )
-        if name == "starlight-docs"
-        else name
-        for name in CORPUS
-    ],
-)
+@pytest.mark.parametrize("name", list(CORPUS))
 def test_no_mdx_import_export_or_component_tag_reaches_the_index(built, name: str) -> None:
     found = {}
     with docwheel.open_index(built(name).index) as docs:

@@ -692,3 +692,22 @@ def test_a_custom_heading_id_is_the_anchor_and_leaves_the_heading_text():
 def test_mintlify_anchors_are_githubs_with_slashes_kept():
     assert slugify_mintlify("`notifications/tools/list_changed`") == "notifications/tools/list_changed"
     assert slugify_mintlify("Rate limits (beta)") == slugify("Rate limits (beta)") == "rate-limits-beta"
+
+
+def test_a_heading_keeps_its_code_spans_as_markdown_for_reading():
+    page = parse_markdown(
+        "# T\n\n## `<Aside>` Props\n\nx\n\n## Plain heading\n\ny\n",
+        url="u", path="p", fallback_title="T",
+    )
+    aside, plain = page.sections[1:]
+    assert (aside.heading, aside.heading_markdown) == ("<Aside> Props", "`<Aside>` Props")
+    assert (plain.heading, plain.heading_markdown) == ("Plain heading", "")
+
+
+def test_a_component_whose_attributes_nest_deeply_leaves_no_trace():
+    text = (
+        "Intro\n\n<SidebarPreview\n\tconfig={[\n\t\t{ label: 'a', items: [{ label: 'b' }] },\n"
+        "\t]}\n/>\n\n<ThemeGrid\n\tlabels={{\n\t\tnote: 'Data from {{date}}.',\n\t}}\n/>\n\n"
+        "After `<X a={{b}}>` code\n"
+    )
+    assert clean_body(text) == "Intro\n\nAfter `<X a={{b}}>` code\n"

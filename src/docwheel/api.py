@@ -538,5 +538,6 @@ def _with_heading(doc: dict) -> str:
     content = doc["content"].strip()
     if not doc["anchor"]:
         return content
-    heading = f"{'#' * max(1, doc['level'])} {doc['heading_text']}"
+    shown = doc.get("heading_markdown") or doc["heading_text"]
+    heading = f"{'#' * max(1, doc['level'])} {shown}"
     return f"{heading}\n\n{content}" if content else heading

@@ -471,6 +471,7 @@ def _page_docs(
             anchor=section.anchor,
             page_title=page.title,
             heading_text=section.heading,
+            heading_markdown=section.heading_markdown or None,
             section=heading_path,
             level=section.level,
             page_description=page.description,

@@ -171,6 +171,7 @@ def make_schema() -> fields.Schema:
         anchors=fields.STORED(),  # Section.anchors (anchors.to_stored); absent when none
         page_title=fields.STORED(),
         heading_text=fields.STORED(),
+        heading_markdown=fields.STORED(),  # Section.heading_markdown; absent when the same
         section=fields.STORED(),
         level=fields.STORED(),
         page_description=fields.STORED(),

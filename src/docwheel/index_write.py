@@ -89,6 +89,7 @@ class IndexDoc:
     # The ids inside the section's text (``anchors.to_stored``); None stores nothing.
     anchors: tuple[tuple[str, str, int, int], ...] | None = None
     type: str = "guide"  # the page's document type (doctypes.DOC_TYPES)
+    heading_markdown: str | None = None  # Section.heading_markdown; None stores nothing
 
 
 def write_index(

@@ -42,6 +42,9 @@ class Section:
     text: str
     # Ids inside the text (deeper headings, extra targets), in order of offset.
     anchors: tuple[Anchor, ...] = ()
+    # The heading as Markdown (``The `app` object``) when that differs from ``heading``,
+    # its text: what ``read`` shows in the heading line.
+    heading_markdown: str = ""
 
 
 @dataclass(frozen=True)

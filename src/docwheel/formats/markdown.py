@@ -214,6 +214,22 @@ def _strip_markup(text: str) -> str:
     return _ESCAPE.sub(r"\1", text)
 
 
+def heading_markdown(raw: str) -> str:
+    """A heading as Markdown for reading: ``heading_text`` with its code spans kept in
+    backticks (``The `app` object``), so a code span showing a tag stays code."""
+    raw = _without_components(raw) if "<" in raw else raw
+    if "`" not in raw:
+        return strip_inline(raw)
+    parts: list[str] = []
+    pos = 0
+    for m in _CODE_SPAN.finditer(raw):
+        parts.append(_strip_markup(raw[pos : m.start()]))
+        parts.append(m.group(0))
+        pos = m.end()
+    parts.append(_strip_markup(raw[pos:]))
+    return " ".join("".join(parts).translate(_INVISIBLE).split())
+
+
 def strip_inline(text: str) -> str:
     """Heading text as a reader sees it: no backticks, emphasis, link targets or tags."""
     parts: list[str] = []
@@ -381,6 +397,7 @@ class _Heading(NamedTuple):
     level: int
     text: str
     anchor: str | None = None  # from a `{#custom-id}` suffix
+    markdown: str = ""  # as written (inline code, emphasis), without id or components
 
 
 def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]:
@@ -392,7 +409,9 @@ def _find_headings(lines: Sequence[str], kinds: Sequence[str]) -> list[_Heading]
         raw, anchor = split_attr_list(_ATX_CLOSING.sub("", m.group(2)).strip())
         raw = raw.strip()
         if raw:
-            headings.append(_Heading(i, len(m.group(1)), heading_text(raw) or raw, anchor))
+            text = heading_text(raw) or raw
+            shown = heading_markdown(raw)
+            headings.append(_Heading(i, len(m.group(1)), text, anchor, shown if shown != text else ""))
     return headings
 
 
@@ -567,9 +586,63 @@ def _replace_tag(m: re.Match[str]) -> str:
     return _DROPPED
 
 
+# Where a component tag may start (code spans first, so a tag inside one is left alone).
+_TAG_START = re.compile(r"(`+)[^\n]*?\1|(?<!\w)<[A-Z][\w.]*")
+_TAG_SCAN = 20_000  # characters a tag's attributes may span
+
+
+def _flatten_expressions(text: str) -> str:
+    """Attribute expressions of component tags nested deeper than ``_ATTR`` reads
+    (``config={[{ label: 'x', items: [{…}] }]}``, ``labels={{ note: '{{date}}' }}``) become
+    ``{}``: their content is code, never shown, and the tag can then be matched whole."""
+    if "={" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _TAG_START.finditer(text):
+        if m.group(1) or m.start() < pos:
+            continue
+        i, limit = m.end(), min(len(text), m.end() + _TAG_SCAN)
+        while i < limit and text[i] not in "<>":
+            if text[i] in "\"'":
+                close = text.find(text[i], i + 1)
+                i = close + 1 if close > 0 else limit
+            elif text[i] == "{":
+                end = _balanced(text, i, limit)
+                if end < 0:
+                    break
+                out.append(text[pos : i + 1])
+                pos = end
+                i = end + 1
+            else:
+                i += 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _balanced(text: str, start: int, limit: int) -> int:
+    """The index of the ``}`` closing the ``{`` at ``start`` (quotes skipped), or -1."""
+    depth, i = 0, start
+    while i < limit:
+        ch = text[i]
+        if ch in "\"'`":
+            close = text.find(ch, i + 1)
+            if close < 0:
+                return -1
+            i = close
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
 def _drop_components(lines: list[str]) -> list[str]:
     text = _JSX_COMMENT.sub(_DROPPED, "\n".join(lines))
-    text = _JSX_TAG.sub(_replace_tag, text)
+    text = _JSX_TAG.sub(_replace_tag, _flatten_expressions(text))
     kept = []
     for line in text.split("\n"):
         if _DROPPED in line and not line.replace(_DROPPED, "").strip():
@@ -1010,6 +1083,7 @@ def parse_markdown(
                 path=(page_title, *(h.text for h in stack)),
                 text=text,
                 anchors=found,
+                heading_markdown=head.markdown,
             )
         )
     return Page(
