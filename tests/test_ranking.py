@@ -9,7 +9,7 @@ import docwheel
 from docwheel.build import build_from_file
 from docwheel.index import pair_terms
 from docwheel.ranking import ImpactIndex, best_per_page, impacts, is_changelog
-from docwheel.spelling import Speller, edit_distance, one_edit
+from docwheel.spelling import Speller, allowed_edits, edit_distance, one_edit
 
 from helpers import FIXTURES, write_config
 
@@ -265,14 +265,71 @@ def test_speller_prefers_the_closest_then_the_most_common_term():
 def test_a_typo_that_keeps_the_stemmer_from_cutting_the_suffix_is_corrected_by_the_word():
     from whoosh.lang.porter import stem
 
-    frequency = {"elicit": 7, "configur": 3}.get
-    speller = Speller(["elicit", "configur"], lambda t: frequency(t) or 0)
+    frequency = {"elicit": 7, "configur": 3, "gather": 2}.get
+    surface = {"elicitation": "elicit", "configuration": "configur"}  # what the build saw
+    speller = Speller(["elicit", "configur", "gather"], lambda t: frequency(t) or 0, surface)
     # Stemmed, the typos are four edits from the stems; one edit from the words.
     assert speller.suggest(stem("elicitaton")) is None
-    assert speller.suggest_word("elicitaton", stem) == "elicit"
-    assert speller.suggest_word("Configuraton", stem) == "configur"
-    assert speller.suggest_word("xylophones", stem) is None
-    assert speller.suggest_word("elict", stem) is None  # too short to guess at
+    assert speller.suggest_word("elicitaton") == "elicit"
+    assert speller.suggest_word("Configuraton") == "configur"
+    assert speller.suggest_word("gathers") == "gather"  # a word that is its own stem
+    assert speller.suggest_word("xylophones") is None
+    assert speller.suggest_word("elict") is None  # too short to guess at
+
+
+def test_the_letter_filter_keeps_every_term_within_the_edit_limit():
+    # The speller computes edit distances only for terms whose letters are close enough;
+    # it must find exactly what comparing with every term finds.
+    import random
+
+    rng = random.Random(7)
+    vocabulary = sorted({"".join(rng.choice("abcdeilnorst") for _ in range(rng.randint(4, 10)))
+                         for _ in range(3000)} | {"naïve", "naïves", "café"})
+    frequency = {t: rng.randint(1, 50) for t in vocabulary}.get
+    speller = Speller(vocabulary, lambda t: frequency(t) or 0)
+    for typed in [*rng.sample(vocabulary, 200), "naive", "naïvs", "cafe", "cafés"]:
+        for typo in (typed[:-1], typed[1:] + "e", typed[:2] + typed[3:] + "s", typed):
+            limit = allowed_edits(typo)
+            expected = min(
+                ((edit_distance(typo, k, limit), -frequency(k), k) for k in vocabulary
+                 if k[0] == typo[:1] and abs(len(k) - len(typo)) <= limit),
+                default=None,
+            ) if limit and typo.isalpha() else None
+            if expected is not None and expected[0] > limit:
+                expected = None
+            got = Speller(vocabulary, lambda t: frequency(t) or 0).suggest(typo)
+            assert got == (expected[2] if expected else None), typo
+
+
+def test_the_build_records_the_words_the_stemmer_changes_for_the_speller(tmp_path):
+    from docwheel.spelling import load_surface
+
+    pages = {"a.md": "# Configuration\n\nConfiguring elicitations: gather the KITCHEN sinks.\n"}
+    surface = load_surface(markdown_site(tmp_path, pages))
+    assert surface["configuration"] == "configur" and surface["configuring"] == "configur"
+    assert surface["elicitations"] == "elicit"
+    assert "kitchen" not in surface  # its own stem (upper case in the text): an index term
+    assert "gather" not in surface  # its own stem: an index term already
+    assert "sinks" not in surface  # too short to be guessed at
+
+
+def test_a_question_full_of_words_the_docs_never_use_is_answered_quickly(tmp_path):
+    import time
+
+    pages = {f"p{i}.md": f"# Page {i}\n\nConfigure the server{i} with options and settings.\n"
+             for i in range(50)}
+    words = ("photosynthesis metamorphosis grandmother umbrella wonderful kitchen bicycle "
+             "lighthouse parliament orchestra dinosaur volcano").split()
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        index.search("configure options")  # warm
+        timings = []
+        for i in range(5):  # fresh words each time: nothing remembered from the last query
+            question = "why would " + " ".join(f"{w}{'abcde'[i]}" for w in words[i : i + 6])
+            started = time.perf_counter()
+            index.search(question)
+            timings.append(time.perf_counter() - started)
+        # Was 20-40 ms when each unknown word's guesses were stemmed at query time.
+        assert sorted(timings)[2] < 0.015
 
 
 def test_search_corrects_a_typo_in_a_suffix_and_says_so(tmp_path):

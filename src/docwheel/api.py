@@ -22,7 +22,7 @@ from .versions import newest_first, version_key
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 13
+INDEX_FORMAT = 14
 MAX_LIMIT = 50
 SEARCH_MODES = ("hybrid", "lexical")
 

@@ -28,7 +28,6 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
-from whoosh.lang import stemmer_for_language
 
 from .errors import IndexLoadError, QueryError, SemanticFilesError
 from .fusion import SEMANTIC_CANDIDATES, SEMANTIC_WEIGHT, Fused, fuse
@@ -43,7 +42,7 @@ from .ranking import (
     pseudo_frequency,
 )
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
-from .spelling import Speller
+from .spelling import SURFACE_FILE, Speller, load_surface
 from .versions import named_versions
 from .words import TOKEN_PATTERN, split_identifier, without_number_parts
 
@@ -102,7 +101,6 @@ class StopWords(Filter):
 # doubled consonants ("stubbing" -> stubb, "running" -> runn: not "stub", "run") and folds
 # unrelated words together ("general", "generic" and "generate" -> gener).
 STEM_LANGUAGE = "en"
-_stem = stemmer_for_language(STEM_LANGUAGE)
 
 
 def make_analyzer():
@@ -340,6 +338,8 @@ class WhooshIndex:
             page_version = np.load(directory / COPIES_VERSION_FILE, allow_pickle=False)
             # Per section: its page's version (versions.PageCopies.version; -1: none).
             self._version = page_version[self._impacts.pages]
+            if not (directory / SURFACE_FILE).is_file():
+                raise OSError(f"{SURFACE_FILE} is missing")
             copies = json.loads((directory / COPIES_FILE).read_text(encoding="utf-8"))
             self._version_labels = [str(label) for label in copies["labels"]]
             self._copy_refs = {int(page): str(ref) for page, ref in copies["refs"].items()}
@@ -603,9 +603,7 @@ class WhooshIndex:
                 else:
                     fixed = self._speller_for().suggest(term)
                     if fixed is None and len(word_terms) == 1:
-                        fixed = self._speller_for().suggest_word(
-                            word.strip(_EDGE_PUNCTUATION), _stem
-                        )
+                        fixed = self._speller_for().suggest_word(word.strip(_EDGE_PUNCTUATION))
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
@@ -617,8 +615,21 @@ class WhooshIndex:
 
     def _speller_for(self) -> Speller:
         if self._speller is None:
-            self._speller = Speller(self._impacts.words(), self._impacts.document_frequency)
+            self._speller = Speller(
+                self._impacts.words(),
+                self._impacts.document_frequency,
+                self._surface,
+            )
         return self._speller
+
+    def _surface(self) -> dict[str, str]:
+        try:
+            return load_surface(self.directory)
+        except (OSError, ValueError) as exc:
+            raise IndexLoadError(
+                f"{self.directory / SURFACE_FILE}: the spelling data cannot be read ({exc}); "
+                "reinstall the docs package or rebuild the index"
+            ) from None
 
     def _score(
         self,
