@@ -527,6 +527,8 @@ def main() -> int:
                         help="check a ranking constant leave-one-corpus-out (repeatable; "
                         "no name: every constant of the built-in grids)")
     parser.add_argument("--misses", action="store_true", help="list docwheel's misses (nothing labelled in the top 5)")
+    parser.add_argument("--ranks", type=Path, metavar="FILE",
+                        help="write each query's rank of its first labelled page per system (JSON lines; 0: none in the top 10), to compare two runs")
     args = parser.parse_args()
     if not args.eval.exists() or not args.corpora.is_dir():
         print(f"no eval data at {args.eval} or corpora at {args.corpora}; nothing to measure")
@@ -547,6 +549,7 @@ def main() -> int:
     overall: dict[str, Scores] = defaultdict(Scores)
     latency: dict[tuple[str, str], list[float]] = defaultdict(list)
     misses: list[str] = []
+    ranks: list[dict] = []
     skipped: list[str] = []
     built: list[Built] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -584,6 +587,8 @@ def main() -> int:
                         for table, key in ((by_corpus, name), (by_kind, q["kind"])):
                             table[(system, key)].add(*scored)
                         overall[system].add(*scored)
+                        first = next((i + 1 for i, hit in enumerate(scored[0][:10]) if hit), 0)
+                        ranks.append({"id": q["id"], "kind": q["kind"], "system": system, "rank": first})
                         if system in ("docwheel", "hybrid") and not any(scored[0][:5]):
                             misses.append(f"{system}: {q['id']} [{q['kind']}] {q['query']}")
             built.append(Built(corpus, out, mine, family))
@@ -630,6 +635,8 @@ def main() -> int:
             print(f"\n{len(misses)} queries with no labelled page in docwheel's top 5 (--misses lists them)")
         for line in skipped:
             print(f"skipped: {line}")
+        if args.ranks:
+            args.ranks.write_text("".join(json.dumps(r) + "\n" for r in ranks), encoding="utf-8")
 
         for name, grid in loco:
             mode = "hybrid" if name in _HYBRID_CONSTANTS else "lexical"
