@@ -24,6 +24,8 @@ EXCERPT_REACH = 1600
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _SPACES = re.compile(r"\s+")
+# The start of a line (split at "\n") that _FENCE matches.
+_FENCE_LINE = re.compile(r"^[^\S\n]*(?:`{3,}|~{3,})", re.MULTILINE)
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
 # (pattern, replacement, texts one of which must occur for the pattern to match, none:
 # always tried; most sections have no images, tags or tables, and skipping those passes
@@ -256,15 +258,18 @@ def _fenced_spans(markdown: str) -> list[tuple[int, int, str]]:
     fences."""
     spans: list[tuple[int, int, str]] = []
     fence: str | None = None
-    opened, opener, pos = 0, "", 0
-    for line in markdown.split("\n"):
+    opened, opener = 0, ""
+    # Only lines that start like a fence can open or close one: found in one pass.
+    for found in _FENCE_LINE.finditer(markdown):
+        pos = found.start()
+        end = markdown.find("\n", pos)
+        line = markdown[pos:] if end == -1 else markdown[pos:end]
         m = _FENCE.match(line)
         if fence is None and m:
             fence, opened, opener = m.group(1), pos, line
         elif fence is not None and m and _closes(line, m, fence):
             spans.append((opened, pos + len(line), opener))
             fence = None
-        pos += len(line) + 1
     if fence is not None:
         spans.append((opened, len(markdown), opener))
     return spans
