@@ -273,6 +273,7 @@ def test_a_typo_that_keeps_the_stemmer_from_cutting_the_suffix_is_corrected_by_t
     assert speller.suggest_word("elicitaton") == "elicit"
     assert speller.suggest_word("Configuraton") == "configur"
     assert speller.suggest_word("gathers") == "gather"  # a word that is its own stem
+    assert Speller(["tool"], lambda t: 3, {"tools": "tool"}).suggest_word("toolss") == "tool"
     assert speller.suggest_word("xylophones") is None
     assert speller.suggest_word("elict") is None  # too short to guess at
 
@@ -304,13 +305,16 @@ def test_the_letter_filter_keeps_every_term_within_the_edit_limit():
 def test_the_build_records_the_words_the_stemmer_changes_for_the_speller(tmp_path):
     from docwheel.spelling import load_surface
 
-    pages = {"a.md": "# Configuration\n\nConfiguring elicitations: gather the KITCHEN sinks.\n"}
+    pages = {"a.md": "# Configuration\n\nConfiguring elicitations: gather the KITCHEN sinks "
+                     "and tools in a few rooms.\n"}
     surface = load_surface(markdown_site(tmp_path, pages))
     assert surface["configuration"] == "configur" and surface["configuring"] == "configur"
     assert surface["elicitations"] == "elicit"
+    # Five letters: a guess one letter shorter than a six-letter typo ("toolss").
+    assert surface["sinks"] == "sink" and surface["tools"] == "tool" and surface["rooms"] == "room"
     assert "kitchen" not in surface  # its own stem (upper case in the text): an index term
     assert "gather" not in surface  # its own stem: an index term already
-    assert "sinks" not in surface  # too short to be guessed at
+    assert "few" not in surface  # too short to be a guess
 
 
 def test_a_question_full_of_words_the_docs_never_use_is_answered_quickly(tmp_path):

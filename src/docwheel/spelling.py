@@ -58,15 +58,16 @@ def one_edit(word: str, tail: int | None = None, letters: str = string.ascii_low
 # the suffixes a stemmer cuts are (Speller.suggest_word).
 MIN_SURFACE_LENGTH = 6
 SURFACE_TAIL = 5
-# The words of the docs (lower-cased, ASCII letters, MIN_SURFACE_LENGTH or longer) that the
-# stemmer changes, each with its stem: {"configuration": "configur", ...}. A word that is
-# its own stem needs no entry: it is an index term itself.
+# The words of the docs (lower-cased, ASCII letters, one shorter than MIN_SURFACE_LENGTH or
+# longer: a guess may drop a letter) that the stemmer changes, each with its stem:
+# {"configuration": "configur", "tools": "tool", ...}. A word that is its own stem needs no
+# entry: it is an index term itself.
 SURFACE_FILE = "spelling_surface.json"
 
 
 def is_surface_word(word: str) -> bool:
     """Whether the build records ``word`` (lower-cased) in ``SURFACE_FILE``."""
-    return len(word) >= MIN_SURFACE_LENGTH and word.isascii() and word.isalpha()
+    return len(word) >= MIN_SURFACE_LENGTH - 1 and word.isascii() and word.isalpha()
 
 
 def save_surface(directory: Path, surface: Mapping[str, str]) -> None:
@@ -179,7 +180,7 @@ class Speller:
         itself), and the most common stem among them wins. Only for words of some length:
         short ones have too many neighbours that are real words."""
         word = word.lower()
-        if not is_surface_word(word):
+        if len(word) < MIN_SURFACE_LENGTH or not is_surface_word(word):
             return None
         return self._remembered(f"\x00{word}", lambda: self._suggest_word(word))
 
