@@ -28,7 +28,6 @@ from whoosh.analysis import (
     StemFilter,
 )
 from whoosh.filedb.filestore import FileStorage
-from whoosh.lang import stemmer_for_language
 
 from .doctypes import ASKING_WORDS, DOC_TYPES, SECONDARY_TYPES
 from .errors import IndexLoadError, QueryError, SemanticFilesError
@@ -43,7 +42,7 @@ from .ranking import (
     pseudo_frequency,
 )
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
-from .spelling import Speller
+from .spelling import SURFACE_FILE, Speller, load_surface
 from .versions import named_versions
 from .words import TOKEN_PATTERN, split_identifier, without_number_parts
 
@@ -102,7 +101,6 @@ class StopWords(Filter):
 # doubled consonants ("stubbing" -> stubb, "running" -> runn: not "stub", "run") and folds
 # unrelated words together ("general", "generic" and "generate" -> gener).
 STEM_LANGUAGE = "en"
-_stem = stemmer_for_language(STEM_LANGUAGE)
 
 
 def make_analyzer():
@@ -152,6 +150,10 @@ PAGE_COVERAGE = True
 PAIR_WEIGHT = 0.25
 PAIR_FIELDS = frozenset({"title", "heading", "body"})
 PAIR_JOINER = " "
+# The field names a query may write before a colon (``title:install``), each with the index
+# field it searches. Only these are fields: any other ``word:rest`` (``vite:preloadError``,
+# ``std::vector``) is a literal term, as written in the docs.
+QUERY_FIELDS = {"title": "title", "section": "heading", "source": "source"}
 # Operator queries: how many words a wildcard may expand to for ranking, and the score of a
 # match none of whose words could be scored.
 MAX_EXPANDED_TERMS = 64
@@ -239,11 +241,15 @@ class Outcome:
     types: tuple[str, ...] = ()
 
 
+# A query field before its value (``title:install``), not inside a longer name.
+_FIELD_NAMES = "|".join(map(re.escape, QUERY_FIELDS))
+_NOT_INSIDE_A_NAME = r"(?<![\w:/.\-])"
+_FIELD_PREFIX = rf"{_NOT_INSIDE_A_NAME}(?:{_FIELD_NAMES}):"
 # Anything the Whoosh parser would read as an operator: quotes, grouping, wildcards,
-# field:value, and upper-case AND/OR/NOT. A "?" that ends a word ends a question; it is a
-# wildcard only inside a word (`te?t`).
+# one of QUERY_FIELDS, and upper-case AND/OR/NOT. A "?" that ends a word ends a question;
+# it is a wildcard only inside a word (`te?t`).
 _OPERATOR = re.compile(
-    r'"|\w\*|\w\?\w|\b(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\b|(?<![:/])\b[a-z_]+:(?!//)\S'
+    rf'"|\w\*|\w\?\w|\b(?:AND|OR|NOT|ANDNOT|ANDMAYBE)\b|{_FIELD_PREFIX}(?=[^\s:])'
 )
 
 
@@ -315,6 +321,13 @@ def is_absent_word_note(warning: str) -> bool:
     return warning.endswith(_ABSENT)
 
 
+def _loosened_note(text: str) -> str:
+    return (
+        f"nothing matched {_shown(text)!r} as written; showing sections with any of its "
+        "words instead"
+    )
+
+
 def _only_negations(text: str) -> str:
     return (
         f"query {_shown(text)!r} only says what to leave out; add words to search for, "
@@ -352,6 +365,8 @@ class WhooshIndex:
             page_version = np.load(directory / COPIES_VERSION_FILE, allow_pickle=False)
             # Per section: its page's version (versions.PageCopies.version; -1: none).
             self._version = page_version[self._impacts.pages]
+            if not (directory / SURFACE_FILE).is_file():
+                raise OSError(f"{SURFACE_FILE} is missing")
             copies = json.loads((directory / COPIES_FILE).read_text(encoding="utf-8"))
             self._version_labels = [str(label) for label in copies["labels"]]
             self._copy_refs = {int(page): str(ref) for page, ref in copies["refs"].items()}
@@ -386,7 +401,14 @@ class WhooshIndex:
             fieldboosts=None,
             group=qparser.OrGroup.factory(0.9),
         )
-        parser.add_plugin(qparser.FieldAliasPlugin({"heading": ["section"]}))
+        # Whoosh reads any ``word:`` as a field name; only QUERY_FIELDS are.
+        parser.remove_plugin_class(qparser.FieldsPlugin)
+        parser.add_plugin(qparser.FieldsPlugin(expr=rf"{_NOT_INSIDE_A_NAME}(?P<text>{_FIELD_NAMES}):"))
+        aliases: dict[str, list[str]] = {}
+        for name, field_name in QUERY_FIELDS.items():
+            if name != field_name:
+                aliases.setdefault(field_name, []).append(name)
+        parser.add_plugin(qparser.FieldAliasPlugin(aliases))
         return parser
 
     def _searcher(self):
@@ -443,6 +465,7 @@ class WhooshIndex:
         Malformed operator syntax falls back to the plain words, never an exception.
         """
         warnings: list[str] = []
+        parsed = text
         try:
             q = self._parser.parse(text)
         except Exception:
@@ -450,14 +473,34 @@ class WhooshIndex:
             q = None
         if q is None or _has_match_all(q):
             # A bare "*" would score every section (seconds on a large index).
-            q = self._parser.parse(_plain_words(text))
+            parsed = _plain_words(text)
+            q = self._parser.parse(parsed)
             warnings.append("query syntax could not be used as written; searched its words")
+        q = self._with_phrase_gaps(q, parsed)
         lifted = _lift_negations(q)
         if lifted is query.NullQuery and _has_negation(q):
             raise QueryError(_only_negations(text))
         if lifted is query.NullQuery or _has_match_all(lifted):
             raise QueryError(_no_words(text))
         return lifted, warnings
+
+    def _with_phrase_gaps(self, q: query.Query, text: str) -> query.Query:
+        """``q`` with each phrase knowing where its words stand (``GappedPhrase``)."""
+        if type(q) is query.Phrase:
+            ranges = q.char_ranges or []
+            if len(ranges) != len(q.words) or not ranges or ranges[0][0] is None:
+                return q
+            span = text[ranges[0][0] : ranges[-1][1]]
+            tokens = [(t.pos, t.text) for t in self._analyzer(span, positions=True)]
+            if [term for _pos, term in tokens] != list(q.words):
+                return q
+            offsets = tuple(pos - tokens[0][0] for pos, _term in tokens)
+            if offsets == tuple(range(len(offsets))):
+                return q  # no gap: Whoosh's own phrase
+            return GappedPhrase(q.fieldname, list(q.words), offsets, boost=q.boost, char_ranges=ranges)
+        if q.is_leaf():
+            return q
+        return q.apply(lambda child: self._with_phrase_gaps(child, text))
 
     def search(
         self,
@@ -496,6 +539,12 @@ class WhooshIndex:
             warnings += parse_warnings
             terms = self._query_terms(q)
             matching = self._matches(q)
+            found = matching if scope is None else matching & self._scope_mask(scope)
+            if not found.any():
+                loosened = self._loosened(q)
+                if loosened is not None:
+                    terms, matching = loosened
+                    warnings.append(_loosened_note(text))
         terms = list(dict.fromkeys(terms))
         named = named_versions(text, self._version_labels)
         # One result per page, and a page's copies in other versions count as that page.
@@ -532,6 +581,22 @@ class WhooshIndex:
         return Outcome(
             self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named, asked
         )
+
+    def _loosened(self, q: query.Query) -> tuple[list[str], np.ndarray] | None:
+        """What an operator query that matched nothing falls back to: its words (those it
+        does not exclude), any of them in any field, still without the sections its NOT
+        part excludes; None when it has no word the docs hold. A strict query that finds
+        nothing says little, and an empty answer leaves the reader nowhere to go."""
+        positive, negative = (q.a, q.b) if isinstance(q, query.AndNot) else (q, None)
+        terms = self._query_terms(positive)
+        if not terms:
+            return None
+        mask = np.zeros(self._impacts.n_docs, dtype=bool)
+        for term in terms:
+            mask[self._impacts.documents(term)] = True
+        if negative is not None:
+            mask &= ~self._matches(negative, mask)
+        return terms, mask
 
     def _hits(self, chosen: list[tuple[int, float]], per_page: bool) -> list[RawHit]:
         searcher = self._searcher()
@@ -573,9 +638,7 @@ class WhooshIndex:
                 else:
                     fixed = self._speller_for().suggest(term)
                     if fixed is None and len(word_terms) == 1:
-                        fixed = self._speller_for().suggest_word(
-                            word.strip(_EDGE_PUNCTUATION), _stem
-                        )
+                        fixed = self._speller_for().suggest_word(word.strip(_EDGE_PUNCTUATION))
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
@@ -587,8 +650,21 @@ class WhooshIndex:
 
     def _speller_for(self) -> Speller:
         if self._speller is None:
-            self._speller = Speller(self._impacts.words(), self._impacts.document_frequency)
+            self._speller = Speller(
+                self._impacts.words(),
+                self._impacts.document_frequency,
+                self._surface,
+            )
         return self._speller
+
+    def _surface(self) -> dict[str, str]:
+        try:
+            return load_surface(self.directory)
+        except (OSError, ValueError) as exc:
+            raise IndexLoadError(
+                f"{self.directory / SURFACE_FILE}: the spelling data cannot be read ({exc}); "
+                "reinstall the docs package or rebuild the index"
+            ) from None
 
     def _score(
         self,
@@ -793,16 +869,22 @@ class WhooshIndex:
             return self._matches(q.a, within)
         if isinstance(q, query.Not):
             return ~self._matches(q.query)
-        if type(q) is query.Phrase and q.slop == 1 and q.words:
-            return self._phrase_matches(q.fieldname, list(q.words), within)
+        if isinstance(q, query.Phrase) and q.slop == 1 and q.words:
+            offsets = q.offsets if isinstance(q, GappedPhrase) else None
+            return self._phrase_matches(q.fieldname, list(q.words), within, offsets)
         mask = np.zeros(n_docs, dtype=bool)
         mask[np.fromiter(self._searcher().docs_for_query(q), dtype=np.int64)] = True
         return mask
 
     def _phrase_matches(
-        self, field: str, words: list[str], within: np.ndarray | None = None
+        self,
+        field: str,
+        words: list[str],
+        within: np.ndarray | None = None,
+        offsets: Sequence[int] | None = None,
     ) -> np.ndarray:
-        """The sections where ``words`` stand next to each other, in order, in ``field``.
+        """The sections where ``words`` stand next to each other, in order, in ``field``
+        (``offsets``, when given: each word that far from the first one's position).
 
         The matches of Whoosh's phrase matcher (pinned by a test), found with less work: the
         impacts give the sections that hold every word, and only those are looked up in the
@@ -835,15 +917,21 @@ class WhooshIndex:
                 positions.append(set(cursor.value_as("positions")))
             else:
                 first, rest = positions[0], positions[1:]
-                if any(all(start + i in later for i, later in enumerate(rest, 1)) for start in first):
+                steps = offsets[1:] if offsets is not None else range(1, len(words))
+                if any(all(start + i in later for i, later in zip(steps, rest)) for start in first):
                     mask[doc] = True
         return mask
 
     def _query_terms(self, q: query.Query) -> list[str]:
-        """Index terms of a parsed query, wildcards expanded to the words they match."""
+        """Index terms of a parsed query, wildcards expanded to the words they match.
+
+        Whoosh's ``existing_terms`` leaves out the words of phrases, and a word its field
+        does not hold (``title:gather``); every word the index holds in any field counts
+        here, so phrases rank by their words too."""
         found = q.existing_terms(self._searcher().reader(), phrases=True, expand=True)
-        terms = sorted({text.decode() if isinstance(text, bytes) else text for _f, text in found})
-        return terms[:MAX_EXPANDED_TERMS]
+        named = (_text(text) for _f, text in q.iter_all_terms(phrases=True))
+        terms = {_text(text) for _f, text in found} | {t for t in named if t in self._impacts}
+        return sorted(terms)[:MAX_EXPANDED_TERMS]
 
     def _scope_mask(self, scope: Scope) -> np.ndarray:
         """The sections of the (source, version) pairs in ``scope``; cached, as a server
@@ -942,9 +1030,26 @@ def _open_whoosh(directory: Path):
     )
 
 
+class GappedPhrase(query.Phrase):
+    """A phrase with a stop word inside ("dependencies with yield"): the stop word is no
+    term, but it keeps its place, in the index and in the query alike, so ``offsets`` says
+    how far from the first word each word stands (0, 2 for "dependencies with yield").
+    Whoosh's phrase wants its words at consecutive places and would match nothing."""
+
+    def __init__(self, fieldname, words, offsets, boost=1.0, char_ranges=None):
+        super().__init__(fieldname, words, slop=1, boost=boost, char_ranges=char_ranges)
+        self.offsets = tuple(offsets)
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.offsets == other.offsets
+
+    def __hash__(self):
+        return super().__hash__() ^ hash(self.offsets)
+
+
 def _phrase_count(q: query.Query) -> int:
     """How many phrases a query holds: AND evaluates the parts with fewer first."""
-    if type(q) is query.Phrase:
+    if isinstance(q, query.Phrase):
         return 1
     if q.is_leaf():
         return 0
@@ -991,6 +1096,10 @@ def _with_subqueries(q: query.Query, subqueries: list[query.Query]) -> query.Que
     new = copy.copy(q)
     new.subqueries = subqueries
     return new
+
+
+def _text(term: str | bytes) -> str:
+    return term.decode() if isinstance(term, bytes) else term
 
 
 def _plain_words(text: str) -> str:

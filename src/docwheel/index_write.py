@@ -55,6 +55,7 @@ from .index import (
     make_schema,
 )
 from .doctypes import DOC_TYPES
+from .spelling import is_surface_word, save_surface
 from .versions import page_copies
 from .words import split_identifier
 
@@ -213,6 +214,11 @@ class _SectionAnalyser:
             (schema[name].format.field_boost, name in PAIR_FIELDS) for name in SEARCH_FIELDS
         ]
 
+    @property
+    def surface(self) -> dict[str, str]:
+        """The words seen so far that the stemmer changes, with their stems."""
+        return self._fields.surface
+
     def __call__(
         self, page: int, texts: Sequence[str], stored: dict
     ) -> tuple[SectionPostings, SectionCounts]:
@@ -302,6 +308,7 @@ class _LocalAnalysis:
 
     def finish_writing(self, directory: Path) -> None:
         self._impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
+        save_surface(directory, self._analyse.surface)
 
 
 class _HelperAnalysis:
@@ -404,6 +411,8 @@ class _HelperAnalysis:
             block = False
 
     def start_writing(self, directory: Path) -> None:
+        # The words this process analysed itself; the helper adds its own and writes them.
+        self._helper.request(("surface", self._analyse.surface), wanted=False)
         self._write_ticket = self._helper.request(("write", str(directory)))
 
     def encoded(self, chunks: Iterable[list], lengths: array) -> Iterator[tuple[list, list]]:
@@ -451,6 +460,8 @@ class _AnalysisServer:
             self.__exit__(None, None, None)
             self._impacts = _new_impacts()
             self._analyse = self._analyse or _SectionAnalyser()
+            self._analyse.surface.clear()  # the analyser serves one index after another
+            self._surface: dict[str, str] = {}
             return None
         impacts = self._impacts
         if impacts is None:
@@ -473,8 +484,13 @@ class _AnalysisServer:
         if kind == "encode":
             assert self._encoder is not None
             return self._encoder(payload)  # type: ignore[arg-type]
+        if kind == "surface":
+            self._surface.update(payload)  # type: ignore[arg-type]
+            return None
         if kind == "write":
             impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
+            assert self._analyse is not None
+            save_surface(Path(payload), {**self._analyse.surface, **self._surface})  # type: ignore[arg-type]
             return None
         raise ValueError(f"unknown request {kind!r}")
 
@@ -497,6 +513,8 @@ class _FieldAnalyser:
     def __init__(self) -> None:
         self._chain = make_analyzer()
         self._cache: dict[str, tuple[tuple[tuple[int, str], ...], int]] = {}
+        # Words the stemmer changes, with their stems, for the speller (spelling.SURFACE_FILE).
+        self.surface: dict[str, str] = {}
 
     def _word(self, word: str) -> tuple[tuple[tuple[int, str], ...], int]:
         """(position offset, term) of each term the word keeps, and how many positions it
@@ -508,6 +526,10 @@ class _FieldAnalyser:
             terms = tuple((t.pos, t.text) for t in self._chain(word, positions=True))
             width = 1 if word.isalpha() and word.islower() else len(split_identifier(word))
             got = self._cache[word] = (terms, width)
+            if len(terms) == 1 and is_surface_word(word):
+                lowered = word.lower()
+                if terms[0][1] != lowered:
+                    self.surface[lowered] = terms[0][1]
         return got
 
     def analyse(self, text: str, pairs: bool) -> Analysed:

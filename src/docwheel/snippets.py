@@ -23,6 +23,9 @@ EXCERPT_FROM = 4000
 EXCERPT_REACH = 1600
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_SPACES = re.compile(r"\s+")
+# The start of a line (split at "\n") that _FENCE matches.
+_FENCE_LINE = re.compile(r"^[^\S\n]*(?:`{3,}|~{3,})", re.MULTILINE)
 _WORD = re.compile(r"\w+(?:[.:\-/]\w+)*")
 # (pattern, replacement, texts one of which must occur for the pattern to match, none:
 # always tried; most sections have no images, tags or tables, and skipping those passes
@@ -87,14 +90,19 @@ def plain_segments(markdown: str) -> list[_Segment]:
         if not is_code:
             text, kept = _hide_literals(text)
             for pattern, repl, needed in _INLINE:
-                if not needed or any(n in text for n in needed):
+                if not needed or _any_in(needed, text):
                     text = pattern.sub(repl, text)
             if kept:
                 text = _HIDDEN.sub(lambda m: kept[int(m.group(1))], text)
-        text = re.sub(r"\s+", " ", html.unescape(text)).strip()
+        text = _SPACES.sub(" ", html.unescape(text)).strip()
         if text:
             segments.append(_Segment(text, is_code))
 
+    if "```" not in markdown and "~~~" not in markdown:
+        # No line can open a fence (most sections): one prose segment, no line by line pass.
+        buf.extend(markdown.splitlines())
+        flush(False)
+        return segments
     for line in markdown.splitlines():
         m = _FENCE.match(line)
         if fence is None and m:
@@ -108,6 +116,13 @@ def plain_segments(markdown: str) -> list[_Segment]:
         buf.append(line)
     flush(fence is not None)
     return segments
+
+
+def _any_in(needles: tuple[str, ...], text: str) -> bool:
+    for needle in needles:
+        if needle in text:
+            return True
+    return False
 
 
 def make_snippet(
@@ -268,17 +283,28 @@ def _excerpt(
     reach = 2 * width  # raw text carries markup the passage will not show
     # Slide a window from each hit: per term, how many of its hits in the window are in
     # prose and how many in code; a term counts 1 with any in prose, else 0.5.
+    # The window's score is kept up to date as hits enter and leave it (sums of 1 and 0.5
+    # are exact, so it equals the sum over every probe).
     prose: Counter[str] = Counter()
     code: Counter[str] = Counter()
-    best, best_at, j = -1.0, hits[0][0], 0
-    for i, (at, probe) in enumerate(hits[:_MAX_WINDOWS]):
+
+    def worth(term: str) -> float:
+        return 1.0 if prose[term] else 0.5 if code[term] else 0.0
+
+    def move(k: int, step: int) -> float:
+        term = hits[k][1]
+        before = worth(term)
+        (prose if weights[k] == 1.0 else code)[term] += step
+        return worth(term) - before
+
+    best, best_at, j, score = -1.0, hits[0][0], 0, 0.0
+    for i, (at, _probe) in enumerate(hits[:_MAX_WINDOWS]):
         while j < len(hits) and hits[j][0] <= at + reach:
-            (prose if weights[j] == 1.0 else code)[hits[j][1]] += 1
+            score += move(j, 1)
             j += 1
-        score = sum(1.0 if prose[t] else 0.5 for t in probes if prose[t] or code[t])
         if score > best:
             best, best_at = score, at
-        (prose if weights[i] == 1.0 else code)[probe] -= 1
+        score += move(i, -1)
     lo = markdown.rfind("\n", 0, max(0, best_at - EXCERPT_REACH // 4)) + 1
     excerpt = _whole_lines(markdown, lo, EXCERPT_REACH + (best_at - lo))
     cut_after = lo + len(excerpt) < len(markdown)
@@ -311,15 +337,18 @@ def _fenced_spans(markdown: str) -> list[tuple[int, int, str]]:
     fences."""
     spans: list[tuple[int, int, str]] = []
     fence: str | None = None
-    opened, opener, pos = 0, "", 0
-    for line in markdown.split("\n"):
+    opened, opener = 0, ""
+    # Only lines that start like a fence can open or close one: found in one pass.
+    for found in _FENCE_LINE.finditer(markdown):
+        pos = found.start()
+        end = markdown.find("\n", pos)
+        line = markdown[pos:] if end == -1 else markdown[pos:end]
         m = _FENCE.match(line)
         if fence is None and m:
             fence, opened, opener = m.group(1), pos, line
         elif fence is not None and m and _closes(line, m, fence):
             spans.append((opened, pos + len(line), opener))
             fence = None
-        pos += len(line) + 1
     if fence is not None:
         spans.append((opened, len(markdown), opener))
     return spans

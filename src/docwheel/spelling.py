@@ -1,16 +1,25 @@
-"""Typo correction from the index's own vocabulary (pure).
+"""Typo correction from the index's own vocabulary (pure, but for reading its file).
 
 A query word none of whose terms the index knows is most likely misspelt; the closest known
 term by edit distance (ties: the more common term) replaces it. Only terms of similar length
 and the same first letter are compared: first letters are rarely mistyped, and the
-restriction keeps a lookup to a few hundred comparisons.
+restriction keeps a lookup to a few hundred comparisons, most of which a letter count
+rules out before any edit distance is computed.
+
+A typo near the end of a word can keep the stemmer from cutting its suffix; those are found
+through the words the docs use and their stems, written by the build (``SURFACE_FILE``), so
+a query never stems hundreds of guesses.
 """
 
 from __future__ import annotations
 
+import json
 import string
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+
+import numpy as np
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -49,6 +58,29 @@ def one_edit(word: str, tail: int | None = None, letters: str = string.ascii_low
 # the suffixes a stemmer cuts are (Speller.suggest_word).
 MIN_SURFACE_LENGTH = 6
 SURFACE_TAIL = 5
+# The words of the docs (lower-cased, ASCII letters, one shorter than MIN_SURFACE_LENGTH or
+# longer: a guess may drop a letter) that the stemmer changes, each with its stem:
+# {"configuration": "configur", "tools": "tool", ...}. A word that is its own stem needs no
+# entry: it is an index term itself.
+SURFACE_FILE = "spelling_surface.json"
+
+
+def is_surface_word(word: str) -> bool:
+    """Whether the build records ``word`` (lower-cased) in ``SURFACE_FILE``."""
+    return len(word) >= MIN_SURFACE_LENGTH - 1 and word.isascii() and word.isalpha()
+
+
+def save_surface(directory: Path, surface: Mapping[str, str]) -> None:
+    """Write ``SURFACE_FILE``: sorted, so the bytes do not depend on who saw which word first."""
+    text = json.dumps(dict(sorted(surface.items())), separators=(",", ":"), ensure_ascii=True)
+    (directory / SURFACE_FILE).write_text(text, encoding="utf-8")
+
+
+def load_surface(directory: Path) -> dict[str, str]:
+    found = json.loads((directory / SURFACE_FILE).read_text(encoding="utf-8"))
+    if not isinstance(found, dict):
+        raise ValueError(f"{SURFACE_FILE} is not a JSON object")
+    return found
 
 
 def allowed_edits(term: str) -> int:
@@ -60,16 +92,70 @@ def allowed_edits(term: str) -> int:
     return 0 if len(term) <= 3 else 1 if len(term) <= 7 else 2
 
 
-class Speller:
-    """Suggests a known term for an unknown one."""
+_LETTERS = 27  # a-z, and one column for every other letter
 
-    def __init__(self, terms: Iterable[str], frequency: Callable[[str], int]):
+
+def _letter_counts(words: list[str], length: int) -> np.ndarray:
+    """How often each letter occurs in each of ``words`` (ASCII, all ``length`` long)."""
+    codes = np.frombuffer("".join(words).encode("ascii"), dtype=np.uint8).reshape(len(words), length)
+    columns = np.where((codes >= 97) & (codes <= 122), codes.astype(np.int64) - 97, _LETTERS - 1)
+    flat = columns + _LETTERS * np.arange(len(words))[:, None]
+    return np.bincount(flat.ravel(), minlength=len(words) * _LETTERS).reshape(len(words), _LETTERS)
+
+
+def _query_counts(term: str) -> np.ndarray:
+    counts = np.zeros(_LETTERS, dtype=np.int64)
+    for ch in term:
+        counts[ord(ch) - 97 if "a" <= ch <= "z" else _LETTERS - 1] += 1
+    return counts
+
+
+class _Bucket:
+    """The terms of one first letter and length, with their letter counts for the filter
+    (computed on first use: a query looks at a few buckets)."""
+
+    def __init__(self) -> None:
+        self.ascii: list[str] = []
+        self.other: list[str] = []
+        self._counts: np.ndarray | None = None
+
+    def near(self, term: str, limit: int) -> list[str]:
+        """The terms whose letters differ from ``term``'s by at most ``limit`` (more
+        letters to add or to drop): a lower bound of the edit distance, so none that is
+        within ``limit`` edits is left out."""
+        if not self.ascii:
+            return list(self.other)
+        if self._counts is None:
+            self._counts = _letter_counts(self.ascii, len(self.ascii[0]))
+        diff = self._counts - _query_counts(term)
+        extra = np.clip(diff, 0, None).sum(axis=1)
+        missing = np.clip(-diff, 0, None).sum(axis=1)
+        keep = np.flatnonzero(np.maximum(extra, missing) <= limit)
+        return [self.ascii[i] for i in keep.tolist()] + self.other
+
+
+class Speller:
+    """Suggests a known term for an unknown one.
+
+    ``surface`` maps words of the docs to their stems (``SURFACE_FILE``), for
+    ``suggest_word``; it may be given as a function that reads it on first use."""
+
+    def __init__(
+        self,
+        terms: Iterable[str],
+        frequency: Callable[[str], int],
+        surface: Mapping[str, str] | Callable[[], Mapping[str, str]] = {},  # noqa: B006 (read only)
+    ):
         self._frequency = frequency
         self._seen: dict[str, str | None] = {}
-        self._buckets: dict[tuple[str, int], list[str]] = defaultdict(list)
+        self._buckets: dict[tuple[str, int], _Bucket] = defaultdict(_Bucket)
+        self._terms: set[str] = set()
         for term in terms:
             if term.isalpha():
-                self._buckets[(term[0], len(term))].append(term)
+                bucket = self._buckets[(term[0], len(term))]
+                (bucket.ascii if term.isascii() else bucket.other).append(term)
+                self._terms.add(term)
+        self._surface = surface
 
     def suggest(self, term: str) -> str | None:
         return self._remembered(term, lambda: self._suggest(term))
@@ -83,22 +169,30 @@ class Speller:
         found = self._seen[key] = compute()
         return found
 
-    def suggest_word(self, word: str, stem: Callable[[str], str]) -> str | None:
+    def suggest_word(self, word: str) -> str | None:
         """A known term for a typed word whose typo stemming hides, or None.
 
         ``suggest`` compares stems, and a typo near the end of a word can keep the stemmer
         from cutting its suffix: ``elicitaton`` stays whole while ``elicitation`` becomes
         ``elicit``, four edits away. Here every word one edit from the typed one near its
         end (a typo earlier on leaves the suffix to the stemmer, and ``suggest`` finds it)
-        is stemmed, and the most common known stem among them wins. Only for words of some
-        length: short ones have too many neighbours that are real words."""
+        that the docs use is looked up with its stem (``surface``; an index term stands for
+        itself), and the most common stem among them wins. Only for words of some length:
+        short ones have too many neighbours that are real words."""
         word = word.lower()
-        if len(word) < MIN_SURFACE_LENGTH or not word.isalpha() or not word.isascii():
+        if len(word) < MIN_SURFACE_LENGTH or not is_surface_word(word):
             return None
-        return self._remembered(f"\x00{word}", lambda: self._suggest_word(word, stem))
+        return self._remembered(f"\x00{word}", lambda: self._suggest_word(word))
 
-    def _suggest_word(self, word: str, stem: Callable[[str], str]) -> str | None:
-        known = {stem(candidate) for candidate in one_edit(word, SURFACE_TAIL)}
+    def _suggest_word(self, word: str) -> str | None:
+        if callable(self._surface):
+            self._surface = self._surface()
+        surface = self._surface
+        known = set()
+        for candidate in one_edit(word, SURFACE_TAIL):
+            found = surface.get(candidate) or (candidate if candidate in self._terms else None)
+            if found:
+                known.add(found)
         found = [(-self._frequency(term), term) for term in known if self._frequency(term)]
         return min(found)[1] if found else None
 
@@ -108,7 +202,8 @@ class Speller:
             return None
         best: tuple[int, int, str] | None = None
         for length in range(len(term) - limit, len(term) + limit + 1):
-            for known in self._buckets.get((term[0], length), ()):
+            bucket = self._buckets.get((term[0], length))
+            for known in bucket.near(term, limit) if bucket else ():
                 distance = edit_distance(term, known, limit)
                 if distance > limit:
                     continue
