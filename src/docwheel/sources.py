@@ -30,9 +30,12 @@ from .markdown import (
     title_from_path,
     unlisted,
 )
+from .formats.sphinx import is_sphinx_tree, link_titles, reference_titles, resolve_includes
+from .formats.sphinx import page_url as sphinx_page_url
 from .models import Page
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
 FETCH_WORKERS = 8
@@ -95,8 +98,11 @@ class Loaded:
 
 @dataclass(frozen=True)
 class PageJob:
-    """One Markdown file to parse: ``parse_markdown``'s arguments, all plain values, so that
-    a helper process can parse it as well as the build process."""
+    """One Markdown or reStructuredText file to parse: the parser's arguments, all plain
+    values, so that a helper process can parse it as well as the build process.
+
+    For ``syntax="rst"``, ``includes`` holds the texts its include directives read and
+    ``titles`` what its ``:doc:``/``:ref:`` links show (``formats.sphinx``)."""
 
     text: str
     url: str
@@ -104,6 +110,9 @@ class PageJob:
     fallback_title: str
     max_level: int
     anchors: str
+    syntax: str = "markdown"
+    includes: tuple[tuple[str, str], ...] = ()
+    titles: tuple[tuple[str, str], ...] = ()
 
 
 # A parsed file: its page (None when its frontmatter says noindex or hidden) and the
@@ -118,6 +127,9 @@ def parse_page_jobs(jobs: Sequence[PageJob]) -> list[Parsed]:
     done: list[Parsed] = []
     for job in jobs:
         messages: list[str] = []
+        if job.syntax == "rst":
+            done.append((_parse_rst_job(job, messages.append), messages))
+            continue
         if unlisted(page_meta(job.text)):
             done.append((None, messages))
             continue
@@ -132,6 +144,21 @@ def parse_page_jobs(jobs: Sequence[PageJob]) -> list[Parsed]:
         )
         done.append((page, messages))
     return done
+
+
+def _parse_rst_job(job: PageJob, warn: Callable[[str], None]) -> Page:
+    from .formats.rst import parse_rst  # docutils: imported only by builds that read rst
+
+    return parse_rst(
+        job.text,
+        url=job.url,
+        path=job.path,
+        fallback_title=job.fallback_title,
+        max_level=job.max_level,
+        warn=warn,
+        include=dict(job.includes).get,
+        titles=dict(job.titles),
+    )
 
 
 def load_source(
@@ -356,16 +383,67 @@ def load_markdown(
         raise SourceError(source.name, str(root), "path does not exist")
     raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
     base = source.base_url
+    sphinx = root.is_dir() and is_sphinx_tree(root)
+    rst = _RstTree(root, raws) if root.is_dir() and any(_is_rst(r.location) for r in raws) else None
     located = [
-        (raw, urljoin(base, site_url(raw.location)) if base else raw.location) for raw in raws
+        (raw, sphinx_page_url(raw.location, base) if sphinx and _is_rst(raw.location)
+         else urljoin(base, site_url(raw.location)) if base else raw.location)
+        for raw in raws
+        if rst is None or raw.location not in rst.fragments  # included by other pages
     ]
     warnings: list[str] = []
     nav = read_navigation(root, _warner(source, str(root), warnings)) if root.is_dir() else None
     # A docs.json or mint.json (even one that cannot be read) says the folder is a Mintlify site.
     mintlify = root.is_dir() and any((root / name).is_file() for name in NAV_FILES)
-    loaded = _parse_markdown_raws(source, located, nav, "mintlify" if mintlify else "github", parse)
+    loaded = _parse_markdown_raws(
+        source, located, nav, "mintlify" if mintlify else "github", parse, rst
+    )
     loaded.warnings[:0] = warnings
+    if rst is not None:
+        loaded.raws.extend(rst.extra)
     return loaded
+
+
+def _is_rst(location: str) -> bool:
+    return location.lower().endswith(RST_SUFFIXES)
+
+
+class _RstTree:
+    """What the reStructuredText pages of a folder share: the files their include
+    directives read (inside the folder only), which files are only included (fragments,
+    not pages), and the titles their ``:doc:``/``:ref:`` links show."""
+
+    def __init__(self, root: Path, raws: list[Raw]) -> None:
+        self.root = root.resolve()
+        self.texts = {r.location: r.text for r in raws}
+        self.extra: list[Raw] = []  # included files that are not pages (a .py, a .txt)
+        self.includes: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.fragments: set[str] = set()
+        for raw in raws:
+            if _is_rst(raw.location):
+                found, used = resolve_includes(raw.location, raw.text, self.read)
+                self.includes[raw.location] = tuple(sorted(found.items()))
+                self.fragments |= used
+        titles = reference_titles({k: v for k, v in self.texts.items() if _is_rst(k)})
+        self.titles = {
+            raw.location: tuple(sorted(link_titles(raw.location, raw.text, titles).items()))
+            for raw in raws
+            if _is_rst(raw.location)
+        }
+
+    def read(self, rel: str) -> str | None:
+        if rel in self.texts:
+            return self.texts[rel]
+        path = (self.root / rel).resolve()
+        if not path.is_relative_to(self.root) or not path.is_file():
+            return None
+        try:
+            raw = _read_file(path, rel)
+        except (OSError, SourceError):
+            return None
+        self.texts[rel] = raw.text
+        self.extra.append(dataclasses.replace(raw, text=""))
+        return raw.text
 
 
 def _markdown_files(root: Path) -> list[Path]:
@@ -376,7 +454,7 @@ def _markdown_files(root: Path) -> list[Path]:
             continue
         if (
             path.is_file()
-            and path.suffix.lower() in MARKDOWN_SUFFIXES
+            and path.suffix.lower() in MARKDOWN_SUFFIXES + RST_SUFFIXES
             and not rel[-1].startswith(".")
         ):
             found.append(path)
@@ -394,16 +472,25 @@ def _parse_markdown_raws(
     nav: Navigation | None = None,
     anchors: str = "github",
     parse: PageParser = parse_page_jobs,
+    rst: _RstTree | None = None,
 ) -> Loaded:
     """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped.
-    Anchors follow ``anchors`` unless the source names a style itself."""
+    Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are
+    reStructuredText, their includes and link titles from ``rst`` when the folder gave one."""
     warnings: list[str] = []
     pages = []
     skipped: list[str] = []
     jobs = []
     for raw, url in located:
-        path = page_path_from_url(raw.location)
+        is_rst = _is_rst(raw.location)
+        path = page_path_from_url(raw.location[: -len(".rst")] if is_rst else raw.location)
         nav_title = nav.place(path)[1] if nav else None
+        extra: dict = {}
+        if is_rst:
+            extra["syntax"] = "rst"
+            if rst is not None:
+                extra["includes"] = rst.includes.get(raw.location, ())
+                extra["titles"] = rst.titles.get(raw.location, ())
         jobs.append(
             PageJob(
                 raw.text,
@@ -412,6 +499,7 @@ def _parse_markdown_raws(
                 nav_title or title_from_path(path),
                 source.max_level,
                 source.anchors or anchors,
+                **extra,
             )
         )
     for (raw, _url), job, (page, messages) in zip(located, jobs, parse(jobs)):

@@ -83,7 +83,7 @@ def role_text(role: str, text: str, titles: Mapping[str, str] | None = None) -> 
         return m.group(1).strip()
     target = text.lstrip("!")
     if bare in ("doc", "ref") and titles:
-        key = f"{bare}:{target.lstrip('/')}" if bare == "doc" else f"ref:{target.lower()}"
+        key = f"doc:{target}" if bare == "doc" else f"ref:{target.lower()}"
         if key in titles:
             return titles[key]
     if target.startswith("~"):
@@ -126,6 +126,9 @@ class _AnyOptions(dict):
         return directives.unchanged
 
     def __contains__(self, key: object) -> bool:
+        return True
+
+    def __bool__(self) -> bool:  # docutils reads options only when a spec is truthy
         return True
 
 
@@ -378,7 +381,8 @@ def parse_rst(
     and deeper titles and ``.. _label:`` targets become ``Section.anchors``. ``include``
     returns the text of an ``include``/``literalinclude`` target (a path relative to the
     page's folder, or to the source root when it starts with ``/``), or None to drop it.
-    ``titles`` maps ``doc:path`` and ``ref:label`` to the titles ``:doc:``/``:ref:`` show.
+    ``titles`` maps ``doc:target`` (as the page writes it) and ``ref:label`` to the titles
+    ``:doc:``/``:ref:`` show (``formats.sphinx.link_titles``).
     """
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     try:
