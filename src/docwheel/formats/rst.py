@@ -45,6 +45,10 @@ _CODE_ROLES = frozenset(
     "enumerator union concept expr texpr".split()
 )
 _CALLABLE_ROLES = frozenset({"func", "meth"})
+_PY_OBJECTS = frozenset(
+    "data function class method attribute exception decorator property type".split()
+)
+_OBJECT_NAME = re.compile(r"[A-Za-z_][\w.]*")
 _VERSION_LABELS = {
     "versionadded": "Added in version",
     "versionchanged": "Changed in version",
@@ -158,8 +162,9 @@ class _Code(_Open):
         language = self.arguments[0].strip() if self.arguments else ""
         out: list[nodes.Node] = []
         caption = self.options.get("caption")
-        if caption:
-            out.append(nodes.paragraph(caption, caption))
+        if caption:  # Sphinx shows it above the code, markup read
+            inline, _ = self.state.inline_text(" ".join(str(caption).split()), self.lineno)
+            out.append(nodes.paragraph(caption, "", *inline))
         out.append(_code_block("\n".join(self.content), language))
         return out
 
@@ -172,12 +177,17 @@ class _VersionNote(_Open):
         argument = self.arguments[0].split(None, 1) if self.arguments else []
         head = f"{label} {argument[0]}" if argument else label
         box = self._body()
-        text = head + (":" if len(argument) > 1 or len(box) else ".")
-        out = nodes.paragraph(text, text)
+        inline: list[nodes.Node] = []
         if len(argument) > 1:  # `.. versionchanged:: 2.0 What changed.`
-            inline, _ = self.state.inline_text(" " + " ".join(argument[1].split()), self.lineno)
-            out += inline
-        box.insert(0, out)
+            inline, _ = self.state.inline_text(" ".join(argument[1].split()), self.lineno)
+        if inline or (len(box) and isinstance(box[0], nodes.paragraph)):
+            lead = nodes.Text(f"{head}: ")
+        else:
+            lead = nodes.Text(f"{head}.")
+        if inline or not (len(box) and isinstance(box[0], nodes.paragraph)):
+            box.insert(0, nodes.paragraph("", "", lead, *inline))
+        else:  # "Changed in version 3.0: The keyring moved…", one paragraph as Sphinx prints it
+            box[0].insert(0, lead)
         return [box]
 
 
@@ -207,9 +217,32 @@ class _Titled(_Open):
 
 class _Described(_Titled):
     """An object description (``py:data:: SECRET_KEY``, ``envvar:: FLASK_APP``): its
-    signature as code, then the description."""
+    signature as code, then the description, at the id Sphinx gives the object
+    (``SECRET_KEY``, ``flask.Flask`` under ``currentmodule:: flask``, ``envvar-FLASK_APP``)."""
 
     signature = True
+
+    def run(self) -> list[nodes.Node]:
+        out = super().run()
+        name = _OBJECT_NAME.match(self.arguments[0].strip()) if self.arguments else None
+        bare = self.name.rsplit(":", 1)[-1]
+        if name and bare in _PY_OBJECTS:
+            module = getattr(self.state.document.settings, "docwheel_module", "")
+            full = name.group(0)
+            out[0]["anchor_ids"] = [f"{module}.{full}" if module else full]
+        elif name and bare == "envvar":
+            out[0]["anchor_ids"] = [f"envvar-{name.group(0)}"]
+        return out
+
+
+class _Module(_Silent):
+    """``currentmodule``/``module``: no words, but the module later object ids start with."""
+
+    def run(self) -> list[nodes.Node]:
+        if self.arguments:
+            module = self.arguments[0].strip()
+            self.state.document.settings.docwheel_module = "" if module == "None" else module
+        return []
 
 
 class _SeeAlso(_Titled):
@@ -302,6 +335,8 @@ def _register() -> None:
     directives.register_directive("seealso", _SeeAlso)
     for name in _SILENT:
         directives.register_directive(name, _Silent)
+    for name in ("module", "currentmodule", "py:module", "py:currentmodule"):
+        directives.register_directive(name, _Module)
     for name in (
         "py:data py:function py:class py:method py:attribute py:exception py:decorator "
         "py:property py:type data function class method attribute exception decorator "
@@ -358,6 +393,7 @@ def doctree(
     settings.docwheel_include = include
     settings.docwheel_include_count = 0
     settings.docwheel_titles = titles
+    settings.docwheel_module = ""
     return publish_doctree(
         text, source_path="", parser=Parser(inliner=_inliner()), settings=settings
     )
@@ -490,6 +526,7 @@ class _Splitter:
         marks = ""
         if isinstance(node, nodes.Element) and not isinstance(node, (nodes.section, nodes.target)):
             own = [i for i in node["ids"] if i not in self.section_ids and not _auto_id(node, i)]
+            own += node.get("anchor_ids", [])
             marks = "".join(self._marks(own, "", 0))
         return marks + self._block(node, level)
 
@@ -600,7 +637,7 @@ class _Splitter:
         content = _dedent(body)
         parts = []
         if m.group(2).strip():
-            parts.append(f"`{m.group(2).strip()}`")
+            parts.append(_escape_lines(" ".join(m.group(2).split())))
         if content.strip():
             inner = doctree(content, self.include, self.titles)
             parts.append(self.blocks(inner.children, level))
