@@ -244,6 +244,29 @@ def test_a_sphinx_tree_builds_into_an_index_read_by_ref_and_found_by_search(tmp_
         assert docs.search("zeppelin hangar").results == ()
 
 
+def test_rst_pages_parsed_by_the_helper_process_are_the_pages_parsed_here(monkeypatch):
+    from docwheel.build import HELPER_MIN_BYTES, _BuildHelper
+    from docwheel.sources import parse_page_jobs
+
+    jobs = []
+
+    def keep(batch):
+        jobs.extend(batch)
+        return parse_page_jobs(batch)
+
+    here = load_source(folder_config(TREE).sources[0], fetch=None, parse=keep).pages
+    assert {job.syntax for job in jobs} == {"rst"} and any(job.includes for job in jobs)
+    monkeypatch.setattr(_BuildHelper, "PARSE_CHARS", 1)  # one page per request
+    monkeypatch.setattr(_BuildHelper, "IN_FLIGHT", 100)
+    with _BuildHelper(True) as helper:
+        helper.read(HELPER_MIN_BYTES)
+        assert helper.process is not None and helper._ping is not None
+        helper.process.reply(helper._ping)  # up: every batch goes to the helper
+        helper._ping = None
+        there = helper.parse(jobs)
+    assert [page for page, _ in there] == here
+
+
 def test_search_and_serve_never_import_docutils(tmp_path):
     build_index(folder_config(TREE), tmp_path / "index")
     script = (
