@@ -61,6 +61,7 @@ _DIRECTIVE_LINE = re.compile(r"^\.\.\s+([\w:+.-]+)::[ \t]*(.*)$")
 _OPTION_LINE = re.compile(r"^:[\w-]+:")
 _MARK = re.compile("\ufdd1(\\d+)\ufdd2")
 _MAX_INCLUDES = 50
+_OTHER_BUILDERS = frozenset("latex epub man texinfo text pdf rinoh xml pseudoxml gettext".split())
 # Elements with no text a reader sees.
 _UNSEEN = (nodes.comment, nodes.substitution_definition, nodes.pending, nodes.raw, nodes.transition)
 
@@ -167,6 +168,29 @@ class _Code(_Open):
             out.append(nodes.paragraph(caption, "", *inline))
         out.append(_code_block("\n".join(self.content), language))
         return out
+
+
+class _CodeTab(_Code):
+    """sphinx-tabs' ``code-tab:: py Label``: a tab whose content is code."""
+
+    def run(self) -> list[nodes.Node]:
+        words = self.arguments[0].split(None, 1) if self.arguments else []
+        out: list[nodes.Node] = []
+        if len(words) > 1:
+            out.append(nodes.paragraph(words[1], words[1]))
+        out.append(_code_block("\n".join(self.content), words[0] if words else ""))
+        return out
+
+
+class _Only(_Open):
+    """``only:: expr``: the content, unless the expression names only builders that are
+    not HTML (``only:: latex``): docwheel reads the site, which the html builder makes."""
+
+    def run(self) -> list[nodes.Node]:
+        words = set(re.findall(r"\w+", self.arguments[0])) if self.arguments else set()
+        if words and words <= _OTHER_BUILDERS:
+            return []
+        return [self._body()]
 
 
 class _VersionNote(_Open):
@@ -343,9 +367,11 @@ def _register() -> None:
         "describe object envvar option program confval"
     ).split():
         directives.register_directive(name, _Described)
-    for name in ("tab", "group-tab", "code-tab"):
+    for name in ("tab", "group-tab"):
         directives.register_directive(name, _Titled)
-    for name in ("tabs", "only", "glossary", "hlist", "centered", "productionlist"):
+    directives.register_directive("code-tab", _CodeTab)
+    directives.register_directive("only", _Only)
+    for name in ("tabs", "glossary", "hlist", "centered", "productionlist"):
         directives.register_directive(name, _Plain)
 
 
