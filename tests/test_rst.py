@@ -20,6 +20,7 @@ from docwheel.api import open_index
 from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.rst import parse_rst, role_text
+from docwheel.formats.rst_tree import read_tree
 from docwheel.formats.sphinx import is_sphinx_tree, page_url
 from docwheel.models import Page, Section
 from docwheel.sources import load_source
@@ -35,7 +36,9 @@ def folder_config(path: Path, base_url: str | None = "https://acme.example/docs/
     source = {"name": "docs", "kind": "markdown", "path": str(path)}
     if base_url:
         source["base_url"] = base_url
-    return parse_config({"name": "acme", "sources": [source]}, base_dir=path, origin="docwheel.yaml")
+    return parse_config(
+        {"name": "acme", "sources": [source]}, base_dir=path, origin="docwheel.yaml"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +83,11 @@ def test_deeper_titles_and_labels_are_anchors_at_their_place_in_the_text(tree_pa
     rotating = section(page, "rotating-keys")
     label, deeper = rotating.anchors
     assert (label.anchor, label.offset) == ("rotation", 0)  # `.. _rotation:` before the title
-    assert (deeper.anchor, deeper.heading, deeper.level) == ("emergency-revocation", "Emergency Revocation", 4)
+    assert (deeper.anchor, deeper.heading, deeper.level) == (
+        "emergency-revocation",
+        "Emergency Revocation",
+        4,
+    )
     assert rotating.text[deeper.offset :].startswith("#### Emergency Revocation\n")
     shared = section(page, "shared-settings")
     table = next(a for a in shared.anchors if a.anchor == "settings-table")
@@ -118,7 +125,7 @@ def test_role_text_follows_sphinx_display_rules(role, text, shown):
 
 def test_code_blocks_are_fences_with_their_language_and_admonitions_are_prose(tree_pages):
     text = section(tree_pages["index"], "signing-keys").text
-    assert "`sign.py`\n\n```python\nimport acme\nacme.sign_request(b\"payload\")\n```" in text
+    assert '`sign.py`\n\n```python\nimport acme\nacme.sign_request(b"payload")\n```' in text
     assert "double colon:\n\n```\n$ acme keys list --all\n```" in text
     assert "Note\n\nKeep the old key" in text
     assert "Warning\n\nNever commit a key" in text
@@ -141,11 +148,15 @@ def test_unknown_directives_keep_their_text_and_stubs_and_toctrees_add_none(tree
 
 
 def test_code_tabs_are_code_and_only_blocks_for_other_builders_are_left_out():
-    text = rst(
-        "T\n=\n\n.. tabs::\n\n   .. code-tab:: py Python Client\n\n      import acme\n\n"
-        ".. only:: latex\n\n   Printed words.\n\n.. only:: html or epub\n\n   Web words.\n\n"
-        ".. only:: not latex\n\n   Screen words.\n"
-    ).sections[0].text
+    text = (
+        rst(
+            "T\n=\n\n.. tabs::\n\n   .. code-tab:: py Python Client\n\n      import acme\n\n"
+            ".. only:: latex\n\n   Printed words.\n\n.. only:: html or epub\n\n   Web words.\n\n"
+            ".. only:: not latex\n\n   Screen words.\n"
+        )
+        .sections[0]
+        .text
+    )
     assert text == "Python Client\n\n```py\nimport acme\n```\n\nWeb words.\n\nScreen words."
 
 
@@ -180,6 +191,21 @@ def test_include_targets_are_asked_for_relative_to_the_file_that_includes_them()
     assert rst("T\n=\n\n.. include:: parts/a.rst\n\nafter\n").sections[0].text == "after"
 
 
+def test_a_tree_resolves_nested_includes_under_the_keys_the_parser_asks_for():
+    texts = {
+        "guide/page.rst": "Page\n====\n\n.. include:: ../parts/a.rst\n\n.. include:: /parts/c.rst\n",
+        "parts/a.rst": "Part A.\n\n.. include:: b.rst\n",
+        "parts/b.rst": "Part B.\n",
+        "parts/c.rst": "Part C.\n\n.. literalinclude:: ../../elsewhere.py\n",
+    }
+    tree = read_tree(texts, lambda rel: None)
+    assert tree.fragments == {"parts/a.rst", "parts/b.rst", "parts/c.rst"}
+    includes = dict(tree.includes["guide/page.rst"])
+    assert sorted(includes) == ["../parts/a.rst", "../parts/b.rst", "/parts/c.rst"]
+    page = rst(texts["guide/page.rst"], include=includes.get)
+    assert page.sections[0].text == "Part A.\n\nPart B.\n\nPart C."
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -212,8 +238,16 @@ def test_the_markdown_text_of_prose_never_reads_as_markdown_headings():
     ("rel", "base", "url"),
     [
         ("index.rst", "https://acme.example/docs/", "https://acme.example/docs/index.html"),
-        ("guide/index.rst", "https://acme.example/docs/", "https://acme.example/docs/guide/index.html"),
-        ("patterns/sqlite3.rst", "https://x.example/en/stable/", "https://x.example/en/stable/patterns/sqlite3.html"),
+        (
+            "guide/index.rst",
+            "https://acme.example/docs/",
+            "https://acme.example/docs/guide/index.html",
+        ),
+        (
+            "patterns/sqlite3.rst",
+            "https://x.example/en/stable/",
+            "https://x.example/en/stable/patterns/sqlite3.html",
+        ),
         ("tutorial/views.rst", None, "tutorial/views.html"),
     ],
 )
@@ -236,7 +270,10 @@ def test_rst_files_outside_a_sphinx_tree_keep_the_markdown_page_urls(tmp_path):
     (tmp_path / "intro.md").write_text("# Intro\n\nMarkdown beside it.\n")
     loaded = load_source(folder_config(tmp_path).sources[0], fetch=None)
     urls = {page.path: page.url for page in loaded.pages}
-    assert urls == {"notes": "https://acme.example/docs/notes.rst", "intro": "https://acme.example/docs/intro"}
+    assert urls == {
+        "notes": "https://acme.example/docs/notes.rst",
+        "intro": "https://acme.example/docs/intro",
+    }
 
 
 def test_a_sphinx_tree_builds_into_an_index_read_by_ref_and_found_by_search(tmp_path):
@@ -249,7 +286,10 @@ def test_a_sphinx_tree_builds_into_an_index_read_by_ref_and_found_by_search(tmp_
         assert "once a month" in doc.text
         hit = docs.search("gazebo mystery box", limit=1).results[0]
         assert hit.ref == "docs:index#rotating-keys"
-        assert docs.search("acme.toml shared settings", limit=1).results[0].ref == "docs:index#shared-settings"
+        assert (
+            docs.search("acme.toml shared settings", limit=1).results[0].ref
+            == "docs:index#shared-settings"
+        )
         assert docs.search("zeppelin hangar").results == ()
 
 
@@ -291,7 +331,9 @@ def test_search_and_serve_never_import_docutils(tmp_path):
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'docutils'\n"
         "             or m.startswith('docwheel.formats.rst')))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
 
@@ -311,8 +353,10 @@ def test_flask_docs_build_with_every_page_and_no_raw_markup(tmp_path, capsys):
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     mb = sum(len(text.encode("utf-8")) for text in texts) / 1e6
     with capsys.disabled():
-        print(f"\nflask-docs: {len(files)} files, {mb:.2f} MB parsed in {seconds:.2f} s "
-              f"({cpu:.2f} s CPU): {mb / seconds:.2f} MB/s, {mb / cpu:.2f} MB/s of CPU")
+        print(
+            f"\nflask-docs: {len(files)} files, {mb:.2f} MB parsed in {seconds:.2f} s "
+            f"({cpu:.2f} s CPU): {mb / seconds:.2f} MB/s, {mb / cpu:.2f} MB/s of CPU"
+        )
 
     config = folder_config(FLASK / "docs", "https://flask.palletsprojects.com/en/stable/")
     manifest = build_index(config, tmp_path / "index")
@@ -323,7 +367,10 @@ def test_flask_docs_build_with_every_page_and_no_raw_markup(tmp_path, capsys):
             assert not RAW_ROLE.search(text), (page.ref, RAW_ROLE.search(text))
             assert not DIRECTIVE_LINE.search(text), (page.ref, DIRECTIVE_LINE.search(text))
         url_building = docs.read("docs:quickstart#url-building")
-        assert url_building.url == "https://flask.palletsprojects.com/en/stable/quickstart.html#url-building"
+        assert (
+            url_building.url
+            == "https://flask.palletsprojects.com/en/stable/quickstart.html#url-building"
+        )
         assert "`url_for()`" in url_building.text
         sqlite = docs.read("docs:patterns/sqlite3")
         assert sqlite.title == "Using SQLite 3 with Flask"

@@ -30,7 +30,8 @@ from .markdown import (
     title_from_path,
     unlisted,
 )
-from .formats.sphinx import is_sphinx_tree, link_titles, reference_titles, resolve_includes
+from .formats.rst_tree import RstTree, read_tree
+from .formats.sphinx import is_sphinx_tree
 from .formats.sphinx import page_url as sphinx_page_url
 from .models import Page
 
@@ -384,10 +385,11 @@ def load_markdown(
     raws = [_reraise_named(source, lambda p=p, rel=rel: _read_file(p, rel)) for p, rel in files]
     base = source.base_url
     sphinx = root.is_dir() and is_sphinx_tree(root)
-    rst = _RstTree(root, raws) if root.is_dir() and any(_is_rst(r.location) for r in raws) else None
+    rst, extra = None, []
+    if root.is_dir() and any(_is_rst(raw.location) for raw in raws):
+        rst, extra = _rst_tree(root, raws)
     located = [
-        (raw, sphinx_page_url(raw.location, base) if sphinx and _is_rst(raw.location)
-         else urljoin(base, site_url(raw.location)) if base else raw.location)
+        (raw, _page_url(raw.location, base, sphinx))
         for raw in raws
         if rst is None or raw.location not in rst.fragments  # included by other pages
     ]
@@ -399,8 +401,7 @@ def load_markdown(
         source, located, nav, "mintlify" if mintlify else "github", parse, rst
     )
     loaded.warnings[:0] = warnings
-    if rst is not None:
-        loaded.raws.extend(rst.extra)
+    loaded.raws.extend(extra)
     return loaded
 
 
@@ -408,42 +409,34 @@ def _is_rst(location: str) -> bool:
     return location.lower().endswith(RST_SUFFIXES)
 
 
-class _RstTree:
-    """What the reStructuredText pages of a folder share: the files their include
-    directives read (inside the folder only), which files are only included (fragments,
-    not pages), and the titles their ``:doc:``/``:ref:`` links show."""
+def _page_url(rel: str, base: str | None, sphinx: bool) -> str:
+    """A folder file's page address: Sphinx's ``.html`` for an ``.rst`` page of a Sphinx
+    tree, else ``base_url`` joined with the path as the site serves it."""
+    if sphinx and _is_rst(rel):
+        return sphinx_page_url(rel, base)
+    return urljoin(base, site_url(rel)) if base else rel
 
-    def __init__(self, root: Path, raws: list[Raw]) -> None:
-        self.root = root.resolve()
-        self.texts = {r.location: r.text for r in raws}
-        self.extra: list[Raw] = []  # included files that are not pages (a .py, a .txt)
-        self.includes: dict[str, tuple[tuple[str, str], ...]] = {}
-        self.fragments: set[str] = set()
-        for raw in raws:
-            if _is_rst(raw.location):
-                found, used = resolve_includes(raw.location, raw.text, self.read)
-                self.includes[raw.location] = tuple(sorted(found.items()))
-                self.fragments |= used
-        titles = reference_titles({k: v for k, v in self.texts.items() if _is_rst(k)})
-        self.titles = {
-            raw.location: tuple(sorted(link_titles(raw.location, raw.text, titles).items()))
-            for raw in raws
-            if _is_rst(raw.location)
-        }
 
-    def read(self, rel: str) -> str | None:
-        if rel in self.texts:
-            return self.texts[rel]
-        path = (self.root / rel).resolve()
-        if not path.is_relative_to(self.root) or not path.is_file():
-            return None
-        try:
-            raw = _read_file(path, rel)
-        except (OSError, SourceError):
-            return None
-        self.texts[rel] = raw.text
-        self.extra.append(dataclasses.replace(raw, text=""))
-        return raw.text
+def _rst_tree(root: Path, raws: list[Raw]) -> tuple[RstTree, list[Raw]]:
+    """The includes, fragments and link titles of a folder's ``.rst`` pages, and the other
+    files inside the folder that their include directives read (hashed with the rest)."""
+    inside = root.resolve()
+    texts = {raw.location: raw.text for raw in raws}
+    extra: dict[str, Raw] = {}
+
+    def read(rel: str) -> str | None:
+        if rel in texts:
+            return texts[rel]
+        path = (inside / rel).resolve()
+        if rel not in extra and path.is_relative_to(inside) and path.is_file():
+            try:
+                extra[rel] = _read_file(path, rel)
+            except (OSError, SourceError):
+                return None
+        return extra[rel].text if rel in extra else None
+
+    tree = read_tree({rel: text for rel, text in texts.items() if _is_rst(rel)}, read)
+    return tree, [dataclasses.replace(raw, text="") for raw in extra.values()]
 
 
 def _markdown_files(root: Path) -> list[Path]:
@@ -472,7 +465,7 @@ def _parse_markdown_raws(
     nav: Navigation | None = None,
     anchors: str = "github",
     parse: PageParser = parse_page_jobs,
-    rst: _RstTree | None = None,
+    rst: RstTree | None = None,
 ) -> Loaded:
     """Parse each (raw, page URL); pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are

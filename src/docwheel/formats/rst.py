@@ -35,7 +35,7 @@ Include = Callable[[str], "str | None"]
 # from docstrings not in the sources, index entries, settings for the renderer).
 _SILENT = frozenset(
     "toctree autosummary currentmodule module py:module py:currentmodule highlight index "
-    "tabularcolumns sectionauthor codeauthor moduleauthor contents meta raw only-html "
+    "tabularcolumns sectionauthor codeauthor moduleauthor contents meta raw "
     "default-role default-domain".split()
 )
 # Roles whose text Sphinx shows as code.
@@ -56,7 +56,6 @@ _VERSION_LABELS = {
     "versionremoved": "Removed in version",
 }
 _EXPLICIT_TITLE = re.compile(r"^(.+?)\s*(?<!\x00)<(.*?)>$", re.S)
-_UNKNOWN_DIRECTIVE = re.compile(r'^Unknown directive type "([^"]+)"')
 _DIRECTIVE_LINE = re.compile(r"^\.\.\s+([\w:+.-]+)::[ \t]*(.*)$")
 _OPTION_LINE = re.compile(r"^:[\w-]+:")
 _MARK = re.compile("\ufdd1(\\d+)\ufdd2")
@@ -462,7 +461,11 @@ class _Splitter:
     else Markdown text in the section that holds it."""
 
     def __init__(
-        self, max_level: int, fallback_title: str, include: Include | None, titles: Mapping[str, str] | None
+        self,
+        max_level: int,
+        fallback_title: str,
+        include: Include | None,
+        titles: Mapping[str, str] | None,
     ) -> None:
         self.max_level = max_level
         self.title = fallback_title
@@ -495,7 +498,9 @@ class _Splitter:
         self._add("", "", 0, (self.title,), intro)
         for section, level in later:
             self._section(section, level, (self.title,) if level > 1 else ())
-        return Page(url=url, path=path, title=self.title, description="", sections=tuple(self.sections))
+        return Page(
+            url=url, path=path, title=self.title, description="", sections=tuple(self.sections)
+        )
 
     def _section(self, section: nodes.section, level: int, path: tuple[str, ...]) -> None:
         heading = _title_text(section) or "Untitled"
@@ -518,7 +523,9 @@ class _Splitter:
             self.marks.append((anchor, heading if i == 0 else "", level if i == 0 else 0))
         return ["".join(out)] if out else []
 
-    def _add(self, anchor: str, heading: str, level: int, path: tuple[str, ...], parts: list[str]) -> None:
+    def _add(
+        self, anchor: str, heading: str, level: int, path: tuple[str, ...], parts: list[str]
+    ) -> None:
         text = _join(parts)
         found: list[Anchor] = []
         pieces, pos, removed = [], 0, 0
@@ -534,10 +541,18 @@ class _Splitter:
         cut = len(text) - len(stripped)
         text = stripped.rstrip()
         found = [
-            Anchor(a.anchor, a.heading, a.level, min(max(a.offset - cut, 0), len(text))) for a in found
+            Anchor(a.anchor, a.heading, a.level, min(max(a.offset - cut, 0), len(text)))
+            for a in found
         ]
         self.sections.append(
-            Section(anchor=anchor, heading=heading, level=level, path=path, text=text, anchors=tuple(found))
+            Section(
+                anchor=anchor,
+                heading=heading,
+                level=level,
+                path=path,
+                text=text,
+                anchors=tuple(found),
+            )
         )
 
     # -- blocks --------------------------------------------------------------------------
@@ -587,22 +602,34 @@ class _Splitter:
             items = []
             for item in node.children:
                 term = " : ".join(
-                    self.inline(c) for c in item.children if isinstance(c, (nodes.term, nodes.classifier))
+                    self.inline(c)
+                    for c in item.children
+                    if isinstance(c, (nodes.term, nodes.classifier))
                 )
-                body = [self.blocks(c.children, level) for c in item.children if isinstance(c, nodes.definition)]
+                body = [
+                    self.blocks(c.children, level)
+                    for c in item.children
+                    if isinstance(c, nodes.definition)
+                ]
                 items.append(_join([_escape_lines(term), *(_indent(b, "  ") for b in body)]))
             return _join(items)
         if isinstance(node, (nodes.field_list, nodes.docinfo)):
             rows = []
             for field in node.children:
                 if isinstance(field, nodes.field) and len(field) >= 2:
-                    rows.append(_indent(self.blocks(field[1].children, level), f"{self.inline(field[0])}: "))
+                    rows.append(
+                        _indent(self.blocks(field[1].children, level), f"{self.inline(field[0])}: ")
+                    )
             return "\n".join(rows)
         if isinstance(node, nodes.option_list):
             rows = []
             for item in node.children:
                 opts = ", ".join(g.astext() for g in item.findall(nodes.option_string))
-                desc = [self.blocks(c.children, level) for c in item.children if isinstance(c, nodes.description)]
+                desc = [
+                    self.blocks(c.children, level)
+                    for c in item.children
+                    if isinstance(c, nodes.description)
+                ]
                 rows.append(_indent(_join(desc), f"`{opts}` "))
             return "\n".join(rows)
         if isinstance(node, nodes.table):
@@ -614,12 +641,18 @@ class _Splitter:
             return _join([_escape_lines(title), self.blocks(rest, level)])
         if isinstance(node, (nodes.topic, nodes.sidebar)):
             return self.blocks(node.children, level)
-        if isinstance(node, (nodes.title, nodes.subtitle, nodes.caption, nodes.attribution, nodes.legend)):
+        if isinstance(
+            node, (nodes.title, nodes.subtitle, nodes.caption, nodes.attribution, nodes.legend)
+        ):
             return _escape_lines(self.inline(node))
         if isinstance(node, nodes.line_block):
             return "\n".join(self.block(c, level) for c in node.children)
         if isinstance(node, (nodes.footnote, nodes.citation)):
-            label = node.children[0].astext() if node.children and isinstance(node[0], nodes.label) else ""
+            label = (
+                node.children[0].astext()
+                if node.children and isinstance(node[0], nodes.label)
+                else ""
+            )
             body = self.blocks([c for c in node.children if not isinstance(c, nodes.label)], level)
             return _indent(body, f"[{label}] " if label else "")
         if isinstance(node, (nodes.image,)):
@@ -718,7 +751,9 @@ class _Splitter:
         if isinstance(node, nodes.image):
             return node.get("alt", "")
         if isinstance(node, nodes.target):  # `_`inline target``; `<url>`_ defines a link only
-            own = [] if node.get("refuri") else [i for i in node["ids"] if i not in self.section_ids]
+            own = (
+                [] if node.get("refuri") else [i for i in node["ids"] if i not in self.section_ids]
+            )
             return "".join(self._marks(own, "", 0)) + self.inline(node)
         if isinstance(node, (nodes.system_message, nodes.raw, nodes.comment)):
             return ""
@@ -735,14 +770,19 @@ def _metadata(node: nodes.Node) -> bool:
     for sibling in parent.children:
         if sibling is node:
             return True
-        if not isinstance(sibling, (nodes.comment, nodes.target, nodes.system_message, nodes.substitution_definition)):
+        if not isinstance(
+            sibling,
+            (nodes.comment, nodes.target, nodes.system_message, nodes.substitution_definition),
+        ):
             return False
     return False
 
 
 def _auto_id(node: nodes.Element, anchor: str) -> bool:
     """An id docutils made up (``id3`` for a footnote or an anonymous target), not a label."""
-    return anchor not in [nodes.make_id(n) for n in node["names"]] and anchor not in _target_ids(node)
+    return anchor not in [nodes.make_id(n) for n in node["names"]] and anchor not in _target_ids(
+        node
+    )
 
 
 def _target_ids(node: nodes.Element) -> set[str]:
@@ -751,7 +791,11 @@ def _target_ids(node: nodes.Element) -> set[str]:
     if parent is None:
         return found
     for sibling in parent.children:
-        if isinstance(sibling, nodes.target) and sibling.get("refid") and not sibling.get("anonymous"):
+        if (
+            isinstance(sibling, nodes.target)
+            and sibling.get("refid")
+            and not sibling.get("anonymous")
+        ):
             found.add(sibling["refid"])
     return found
 
