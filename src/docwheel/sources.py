@@ -32,11 +32,13 @@ from .formats.markdown import (
     title_from_path,
     unlisted,
 )
+from .formats.rst_tree import RstTree, read_tree
 from .formats.site import Navigation
 from .models import Page
 from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
 FETCH_WORKERS = 8
@@ -102,8 +104,11 @@ class Loaded:
 
 @dataclass(frozen=True)
 class PageJob:
-    """One Markdown file to parse: ``parse_markdown``'s arguments, all plain values, so that
-    a helper process can parse it as well as the build process."""
+    """One Markdown or reStructuredText file to parse: the parser's arguments, all plain
+    values, so that a helper process can parse it as well as the build process.
+
+    For ``syntax="rst"``, ``includes`` holds the texts its include directives read and
+    ``titles`` what its ``:doc:``/``:ref:`` links show (``formats.sphinx``)."""
 
     text: str
     url: str
@@ -112,6 +117,9 @@ class PageJob:
     max_level: int
     anchors: str
     title_from: str = "frontmatter"  # or "heading": see markdown.parse_markdown
+    syntax: str = "markdown"
+    includes: tuple[tuple[str, str], ...] = ()
+    titles: tuple[tuple[str, str], ...] = ()
 
 
 # A parsed file: its page (None when its frontmatter says noindex or hidden) and the
@@ -126,6 +134,9 @@ def parse_page_jobs(jobs: Sequence[PageJob]) -> list[Parsed]:
     done: list[Parsed] = []
     for job in jobs:
         messages: list[str] = []
+        if job.syntax == "rst":
+            done.append((_parse_rst_job(job, messages.append), messages))
+            continue
         if unlisted(page_meta(job.text)):
             done.append((None, messages))
             continue
@@ -141,6 +152,21 @@ def parse_page_jobs(jobs: Sequence[PageJob]) -> list[Parsed]:
         )
         done.append((page, messages))
     return done
+
+
+def _parse_rst_job(job: PageJob, warn: Callable[[str], None]) -> Page:
+    from .formats.rst import parse_rst  # docutils: imported only by builds that read rst
+
+    return parse_rst(
+        job.text,
+        url=job.url,
+        path=job.path,
+        fallback_title=job.fallback_title,
+        max_level=job.max_level,
+        warn=warn,
+        include=dict(job.includes).get,
+        titles=dict(job.titles),
+    )
 
 
 def load_source(
@@ -393,7 +419,15 @@ def load_markdown(
     base = source.base_url
     raws = [read(p, rel) for p, rel in files if generator.is_page(rel, settings)]
     read.cache_clear()
-    raws, fragments = _resolve_includes(root, raws) if root.is_dir() else (raws, [])
+    rst, fragments = None, []
+    if root.is_dir() and any(_is_rst(raw.location) for raw in raws):
+        rst, fragments = _rst_tree(root, raws)  # included by other pages: not pages
+        raws = [raw for raw in raws if raw.location not in rst.fragments]
+    markdown = [raw for raw in raws if not _is_rst(raw.location)]
+    if root.is_dir() and markdown:
+        markdown, included = _resolve_includes(root, markdown)
+        fragments += included
+        raws = markdown + [raw for raw in raws if _is_rst(raw.location)]
     located = []
     for raw in raws:
         rel = raw.location
@@ -401,7 +435,9 @@ def load_markdown(
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location
         located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
-    loaded = _parse_markdown_raws(source, located, nav, generator.anchors, parse, generator.title_from)
+    loaded = _parse_markdown_raws(
+        source, located, nav, generator.anchors, parse, generator.title_from, rst
+    )
     loaded.warnings[:0] = unnamed + warnings
     loaded.generator = generator.name
     loaded.generator_reason = detected.reason
@@ -436,6 +472,32 @@ def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]
     return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 
 
+def _is_rst(location: str) -> bool:
+    return location.lower().endswith(RST_SUFFIXES)
+
+
+def _rst_tree(root: Path, raws: list[Raw]) -> tuple[RstTree, list[Raw]]:
+    """The includes, fragments and link titles of a folder's ``.rst`` pages, and the other
+    files inside the folder that their include directives read (hashed with the rest)."""
+    inside = root.resolve()
+    texts = {raw.location: raw.text for raw in raws}
+    extra: dict[str, Raw] = {}
+
+    def read(rel: str) -> str | None:
+        if rel in texts:
+            return texts[rel]
+        path = (inside / rel).resolve()
+        if rel not in extra and path.is_relative_to(inside) and path.is_file():
+            try:
+                extra[rel] = _read_file(path, rel)
+            except (OSError, SourceError):
+                return None
+        return extra[rel].text if rel in extra else None
+
+    tree = read_tree({rel: text for rel, text in texts.items() if _is_rst(rel)}, read)
+    return tree, [dataclasses.replace(raw, text="") for raw in extra.values()]
+
+
 def _markdown_files(root: Path) -> list[Path]:
     found = []
     for path in sorted(root.rglob("*")):
@@ -444,7 +506,7 @@ def _markdown_files(root: Path) -> list[Path]:
             continue
         if (
             path.is_file()
-            and path.suffix.lower() in MARKDOWN_SUFFIXES
+            and path.suffix.lower() in MARKDOWN_SUFFIXES + RST_SUFFIXES
             and not rel[-1].startswith(".")
         ):
             found.append(path)
@@ -491,16 +553,25 @@ def _parse_markdown_raws(
     anchors: str = "github",
     parse: PageParser = parse_page_jobs,
     title_from: str = "frontmatter",
+    rst: RstTree | None = None,
 ) -> Loaded:
     """Parse each located file; pages whose frontmatter says noindex/hidden are skipped.
-    Anchors follow ``anchors`` unless the source names a style itself."""
+    Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are
+    reStructuredText, their includes and link titles from ``rst`` when the folder gave one."""
     warnings: list[str] = []
     pages = []
     skipped: list[str] = []
     jobs = []
     for raw, url, key in located:
+        is_rst = _is_rst(raw.location)
         path = page_path_from_url(raw.location)
         nav_title = nav.place(key)[1] if nav else None
+        extra: dict = {}
+        if is_rst:
+            extra["syntax"] = "rst"
+            if rst is not None:
+                extra["includes"] = rst.includes.get(raw.location, ())
+                extra["titles"] = rst.titles.get(raw.location, ())
         jobs.append(
             PageJob(
                 raw.text,
@@ -510,6 +581,7 @@ def _parse_markdown_raws(
                 source.max_level,
                 source.anchors or anchors,
                 title_from,
+                **extra,
             )
         )
     for (raw, _url, key), (page, messages) in zip(located, parse(jobs)):

@@ -97,6 +97,7 @@ CORPUS_SOURCES = {
     "mcp-docs": ("markdown", "docs"),
     "mcp-docs-mintjson": ("markdown", "docs"),
     "fastmcp-docs": ("markdown", "docs"),
+    "flask-docs": ("markdown", "docs"),  # Sphinx: .rst read with docutils
 }
 QUICK_CORPORA = ("mcp-docs-mintjson", "sinon-llms-full")
 

@@ -88,7 +88,10 @@ class Generator:
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         """The page's address relative to the site root the sources file's ``base_url``
-        names: the extension dropped and a folder's ``index`` serving the folder."""
+        names: the extension dropped and a folder's ``index`` serving the folder. An
+        ``.rst`` file outside a Sphinx tree keeps its name: only Sphinx renders it."""
+        if rel.lower().endswith(".rst"):
+            return rel
         path = strip_suffix(rel)
         if path == "index" or path.endswith("/index"):
             return path[: -len("index")]

@@ -6,14 +6,15 @@ Pages are served at their path with ``.html`` (the ``html`` builder; ``index.rst
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from urllib.parse import urljoin
 
-from .site import Generator, Settings, strip_suffix
+from .site import Generator, Settings
 
 _SPHINX_CONF = re.compile(r"^\s*(?:extensions|html_theme|project|master_doc|root_doc)\s*=", re.M)
-_RST = re.compile(r"^\.\. [\w:-]+::|^[=\-~^\"'`#*+]{4,}\s*$", re.M)
 
 
 class Sphinx(Generator):
@@ -28,10 +29,18 @@ class Sphinx(Generator):
             return False
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
-        return strip_suffix(rel) + ".html"
+        return page_url(rel, None)
 
-    def sniff(self, rel: str, text: str) -> int:
-        return 3 if rel.endswith(".rst") else min(len(_RST.findall(text)), 2)
+    # No sniff: a folder of .rst files without a conf.py is no Sphinx build (GitHub shows
+    # such files as they are), so only the config file names Sphinx.
 
 
 GENERATOR = Sphinx()
+
+
+def page_url(rel_path: str, base_url: str | None) -> str:
+    """The address the ``html`` builder gives the page from ``rel_path``: the source path
+    with ``.html`` for its suffix (``index.rst`` -> ``index.html``, ``tutorial/index.rst``
+    -> ``tutorial/index.html``), joined to ``base_url`` when there is one."""
+    page = posixpath.splitext(rel_path.replace("\\", "/"))[0] + ".html"
+    return urljoin(base_url, page) if base_url else page
