@@ -380,3 +380,18 @@ def test_flask_docs_build_with_every_page_and_no_raw_markup(tmp_path, capsys):
         assert "See Deploying to Production for how to run in production." in cli
         config_text = docs.read("docs:config#builtin-configuration-values").text
         assert "`SECRET_KEY_FALLBACKS`" in config_text and "Added in version 3.1." in config_text
+
+
+def test_single_backticks_follow_sphinx_default_role():
+    text = "T\n=\n\nAccess `form.<NAME>.data` here.\n"
+    as_code = parse_rst(text, url="u", path="p", fallback_title="t", default_role="code")
+    plain = parse_rst(text, url="u", path="p", fallback_title="t")
+    assert "`form.<NAME>.data`" in as_code.sections[0].text
+    assert "`" not in plain.sections[0].text and "form.<NAME>.data" in plain.sections[0].text
+
+
+def test_a_sphinx_tree_reads_default_role_from_conf_py(tmp_path):
+    (tmp_path / "conf.py").write_text('project = "x"\ndefault_role = "code"\n')
+    (tmp_path / "index.rst").write_text("Home\n====\n\nCall `app.run()` to start.\n")
+    (page,) = load_source(folder_config(tmp_path).sources[0], fetch=None).pages
+    assert "`app.run()`" in page.sections[0].text

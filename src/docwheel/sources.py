@@ -120,6 +120,7 @@ class PageJob:
     syntax: str = "markdown"
     includes: tuple[tuple[str, str], ...] = ()
     titles: tuple[tuple[str, str], ...] = ()
+    default_role: str = ""  # Sphinx's default_role, for rst
 
 
 # A parsed file: its page (None when its frontmatter says noindex or hidden) and the
@@ -166,6 +167,7 @@ def _parse_rst_job(job: PageJob, warn: Callable[[str], None]) -> Page:
         warn=warn,
         include=dict(job.includes).get,
         titles=dict(job.titles),
+        default_role=job.default_role,
     )
 
 
@@ -436,7 +438,8 @@ def load_markdown(
         url = urljoin(base, address) if base else raw.location
         located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
     loaded = _parse_markdown_raws(
-        source, located, nav, generator.anchors, parse, generator.title_from, rst
+        source, located, nav, generator.anchors, parse, generator.title_from, rst,
+        settings.default_role,
     )
     loaded.warnings[:0] = unnamed + warnings
     loaded.generator = generator.name
@@ -554,6 +557,7 @@ def _parse_markdown_raws(
     parse: PageParser = parse_page_jobs,
     title_from: str = "frontmatter",
     rst: RstTree | None = None,
+    default_role: str = "",
 ) -> Loaded:
     """Parse each located file; pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are
@@ -569,6 +573,7 @@ def _parse_markdown_raws(
         extra: dict = {}
         if is_rst:
             extra["syntax"] = "rst"
+            extra["default_role"] = default_role
             if rst is not None:
                 extra["includes"] = rst.includes.get(raw.location, ())
                 extra["titles"] = rst.titles.get(raw.location, ())

@@ -434,6 +434,7 @@ def parse_rst(
     warn: Callable[[str], None] | None = None,
     include: Include | None = None,
     titles: Mapping[str, str] | None = None,
+    default_role: str = "",
 ) -> Page:
     """Parse one reStructuredText page into an intro section plus one per section title.
 
@@ -443,7 +444,8 @@ def parse_rst(
     returns the text of an ``include``/``literalinclude`` target (a path relative to the
     page's folder, or to the source root when it starts with ``/``), or None to drop it.
     ``titles`` maps ``doc:target`` (as the page writes it) and ``ref:label`` to the titles
-    ``:doc:``/``:ref:`` show (``formats.sphinx.link_titles``).
+    ``:doc:``/``:ref:`` show (``formats.sphinx.link_titles``). ``default_role`` is Sphinx's
+    (``conf.py``): with a code or object role, `single backticks` are code.
     """
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     try:
@@ -453,7 +455,14 @@ def parse_rst(
             warn(f"reStructuredText not parsed ({type(exc).__name__}: {exc}); kept as plain text")
         section = Section(anchor="", heading="", level=0, path=(fallback_title,), text=text.strip())
         return Page(url=url, path=path, title=fallback_title, description="", sections=(section,))
-    return _Splitter(max_level, fallback_title, include, titles).page(document, url, path)
+    splitter = _Splitter(max_level, fallback_title, include, titles)
+    splitter.backticks_are_code = default_role not in _TEXT_ROLES
+    return splitter.page(document, url, path)
+
+
+# Default roles that show `single backticks` as text (docutils' own is title-reference);
+# any other (code, literal, any, py:obj, …) shows them as code.
+_TEXT_ROLES = frozenset({"", "title-reference", "title", "t", "emphasis", "strong", "cite"})
 
 
 class _Splitter:
@@ -468,6 +477,7 @@ class _Splitter:
         titles: Mapping[str, str] | None,
     ) -> None:
         self.max_level = max_level
+        self.backticks_are_code = False
         self.title = fallback_title
         self.include = include
         self.titles = titles
@@ -730,7 +740,9 @@ class _Splitter:
     def _inline(self, node: nodes.Node) -> str:
         if isinstance(node, nodes.Text):
             return node.astext()
-        if isinstance(node, nodes.literal):
+        if isinstance(node, nodes.literal) or (
+            isinstance(node, nodes.title_reference) and self.backticks_are_code
+        ):
             return _code_span(node.astext())
         if isinstance(node, nodes.emphasis):
             inner = self.inline(node)

@@ -59,6 +59,9 @@ class Settings:
     clean_urls: bool | None = None
     trailing_slash: bool | None = None
     exclude: tuple[str, ...] = ()
+    # Sphinx's ``default_role``: what `single backticks` are in reStructuredText ("" for
+    # docutils' default, a title reference shown in italics).
+    default_role: str = ""
 
 
 class Generator:

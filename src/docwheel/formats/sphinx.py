@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urljoin
 
-from .site import Generator, Settings
+from .site import Generator, Settings, Warn
 
+_DEFAULT_ROLE = re.compile(r"""^default_role\s*=\s*["']([\w:.-]+)["']""", re.M)
 _SPHINX_CONF = re.compile(r"^\s*(?:extensions|html_theme|project|master_doc|root_doc)\s*=", re.M)
 
 
@@ -27,6 +28,15 @@ class Sphinx(Generator):
             return _SPHINX_CONF.search(config.read_text(encoding="utf-8", errors="replace")) is not None
         except OSError:
             return False
+
+    def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
+        """``default_role`` from ``conf.py`` (read as text, never run)."""
+        try:
+            text = config.read_text(encoding="utf-8", errors="replace") if config else ""
+        except OSError:
+            text = ""
+        found = _DEFAULT_ROLE.search(text)
+        return Settings(default_role=found.group(1) if found else "")
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         return page_url(rel, None)
