@@ -157,7 +157,7 @@ def test_all_problems_are_reported_at_once(tmp_path: Path) -> None:
         "top level: unknown key 'extra'",
         "name: missing",
         "description: expected a string, got a number (3)",
-        "sources[0].kind: 'llmsfull' is not one of llms-full, llms-txt, markdown",
+        "sources[0].kind: 'llmsfull' is not one of llms-full, llms-txt, markdown (or docs, for markdown)",
         "sources[1]: unknown key 'uri' (did you mean 'url'?)",
         "sources[1].url: missing (or give path)",
         "sources[2].url: missing (or give urls or path)",
@@ -366,3 +366,11 @@ def test_anchors_names_a_slug_style(tmp_path):
     assert load_config(write_config(tmp_path, base + "    anchors: vitepress\n")).sources[0].anchors == "vitepress"
     with pytest.raises(ConfigError, match=r"sources\[0\]\.anchors: 'hugo' is not one of github, docutils, mintlify, vitepress, mkdocs"):
         load_config(write_config(tmp_path, base + "    anchors: hugo\n"))
+
+
+def test_kind_docs_is_a_markdown_source(tmp_path):
+    (tmp_path / "docs").mkdir()
+    config = load_config(
+        write_config(tmp_path, "name: t\nsources:\n  - name: d\n    kind: docs\n    path: docs\n")
+    )
+    assert config.sources[0].kind == "markdown"

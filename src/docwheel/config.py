@@ -28,6 +28,9 @@ from .formats.generators import NAMES as GENERATOR_NAMES
 from .formats.markdown import ANCHOR_STYLES
 
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
+# Other names a sources file may use for a kind: ``docs`` says what a folder of Markdown,
+# MDX and reStructuredText pages is better than ``markdown`` does.
+KIND_ALIASES = {"docs": "markdown"}
 CONFIG_ENV_VAR = "DOCWHEEL_CONFIG"
 
 _TOP_KEYS = (
@@ -292,12 +295,16 @@ def _parse_source(
         )
 
     kind = raw.get("kind")
+    if isinstance(kind, str):
+        kind = KIND_ALIASES.get(kind, kind)
     if kind is None:
         problems.append(f"{place}.kind: missing")
     elif not isinstance(kind, str):
         problems.append(f"{place}.kind: expected a string, got {_a(kind)}")
     elif kind not in KINDS:
-        problems.append(f"{place}.kind: {kind!r} is not one of {', '.join(KINDS)}")
+        problems.append(
+            f"{place}.kind: {kind!r} is not one of {', '.join(KINDS)} (or docs, for markdown)"
+        )
 
     # Where the text comes from: exactly one of these. A key left blank (null) is reported
     # as empty and does not count as given.
