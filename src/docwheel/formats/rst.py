@@ -272,9 +272,12 @@ class _SeeAlso(_Titled):
     title = "See also"
 
     def run(self) -> list[nodes.Node]:
+        box = self._body()
         if self.arguments:  # `.. seealso:: text` puts its text in the argument
-            self.content.insert(0, self.arguments.pop(), "", 0)
-        return super().run()
+            inline, _ = self.state.inline_text(" ".join(self.arguments[0].split()), self.lineno)
+            box.insert(0, nodes.paragraph("", "", *inline))
+        box.insert(0, nodes.paragraph(self.title, self.title))
+        return [box]
 
 
 class _Include(_Open):
