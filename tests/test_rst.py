@@ -75,6 +75,18 @@ def test_the_first_title_is_the_page_title_and_sections_split_down_to_max_level(
     assert "### Rotating Keys" in section(shallow, "signing-keys").text
 
 
+def test_sections_have_the_shape_markdown_headings_give():
+    from docwheel.sources import parse_markdown  # formats.markdown on main, markdown here
+
+    def shape(page: Page) -> list[tuple]:
+        return [(s.anchor, s.heading, s.level, s.path, s.text) for s in page.sections]
+
+    markdown = "# One\n\ntext\n\n# Two\n\nmore\n\n## Sub\n\ndeep\n"
+    restructured = "One\n===\n\ntext\n\nTwo\n===\n\nmore\n\nSub\n---\n\ndeep\n"
+    md = parse_markdown(markdown, url="u", path="p", fallback_title="Fallback")
+    assert shape(rst(restructured)) == shape(md)
+
+
 def test_deeper_titles_and_labels_are_anchors_at_their_place_in_the_text(tree_pages):
     page = tree_pages["index"]
     intro = page.sections[0]

@@ -500,7 +500,7 @@ class _Splitter:
                 intro.append(self.block(child, 0))
         self._add("", "", 0, (self.title,), intro)
         for section, level in later:
-            self._section(section, level, (self.title,) if level > 1 else ())
+            self._section(section, level, (self.title,))
         return Page(
             url=url, path=path, title=self.title, description="", sections=tuple(self.sections)
         )
