@@ -822,7 +822,21 @@ def _title_text(section: nodes.Element) -> str:
 
 
 def _join(parts: list[str]) -> str:
-    return "\n\n".join(p for p in parts if p and p.strip("\n "))
+    """Blocks one blank line apart; a part that is only anchor marks (a stray label) goes
+    at the start of the block after it, so it leaves no extra blank lines."""
+    out: list[str] = []
+    carry = ""
+    for part in parts:
+        if not part or not part.strip("\n "):
+            continue
+        if "\ufdd1" in part and not _MARK.sub("", part).strip():
+            carry += part.strip()
+            continue
+        out.append(carry + part)
+        carry = ""
+    if carry:
+        out.append(carry)
+    return "\n\n".join(out)
 
 
 def _indent(text: str, first: str) -> str:
