@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from docwheel.api import open_index
 from docwheel.build import build_index
@@ -72,6 +74,18 @@ def test_the_first_title_is_the_page_title_and_sections_split_down_to_max_level(
     shallow = rst((TREE / "index.rst").read_text(), max_level=2)
     assert [s.anchor for s in shallow.sections] == ["", "signing-keys", "shared-settings"]
     assert "### Rotating Keys" in section(shallow, "signing-keys").text
+
+
+def test_sections_have_the_shape_markdown_headings_give():
+    from docwheel.sources import parse_markdown  # formats.markdown on main, markdown here
+
+    def shape(page: Page) -> list[tuple]:
+        return [(s.anchor, s.heading, s.level, s.path, s.text) for s in page.sections]
+
+    markdown = "# One\n\ntext\n\n# Two\n\nmore\n\n## Sub\n\ndeep\n"
+    restructured = "One\n===\n\ntext\n\nTwo\n===\n\nmore\n\nSub\n---\n\ndeep\n"
+    md = parse_markdown(markdown, url="u", path="p", fallback_title="Fallback")
+    assert shape(rst(restructured)) == shape(md)
 
 
 def test_deeper_titles_and_labels_are_anchors_at_their_place_in_the_text(tree_pages):
@@ -217,6 +231,7 @@ def test_a_tree_resolves_nested_includes_under_the_keys_the_parser_asks_for():
         "Title\n=====\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. [#] lonely footnote\n",
         "A\n=\n\nB\n-\n\nC\n=\n\nD\n-\n\n" + "* " * 40 + "deep\n",
         "\ufeffTitle\r\n=====\r\n\r\nWindows text.\r\n",
+        ".. seealso:: an argument and no content\n",
     ],
 )
 def test_broken_markup_never_raises_prints_or_loses_the_page(text, capsys):
@@ -225,6 +240,77 @@ def test_broken_markup_never_raises_prints_or_loses_the_page(text, capsys):
     every = "\n".join(s.text for s in page.sections)
     assert "<script>" not in every and "System Message" not in every
     assert capsys.readouterr() == ("", "")
+
+
+# Pieces of reStructuredText and Sphinx markup, glued in any order by the property below.
+PIECES = [
+    "Title\n=====\n",
+    "Sub\n---\n",
+    "Deep\n^^^^\n",
+    "~~~~\n",
+    ".. _label:\n",
+    ".. note::\n",
+    "   indented\n",
+    "::\n",
+    "    code\n",
+    ":func:`x`",
+    "`open",
+    "``literal``",
+    "*em",
+    "**strong**",
+    ".. code-block:: py\n",
+    ".. include:: x.rst\n",
+    ".. mystery:: arg\n   :opt: 1\n",
+    "\n",
+    "* item\n",
+    "1. one\n",
+    "term\n   definition\n",
+    "| line\n",
+    ".. [#] note\n",
+    "[#]_",
+    "|sub|",
+    ".. |sub| replace:: text\n",
+    "=== ===\na   b\n=== ===\n",
+    "+--+--+\n| a| b|\n+--+--+\n",
+    ".. toctree::\n",
+    ".. versionadded:: 1.0\n",
+    ":field: value\n",
+    "--opt  desc\n",
+    ">>> 1\n",
+    "__ http://x\n",
+    "`link <http://x>`_",
+    "name_",
+    ".. _name: http://y\n",
+    "\t",
+    "\\",
+    "<b>",
+    ".. contents::\n",
+    ".. only:: latex\n",
+    ".. tabs::\n",
+    "   .. tab:: A\n",
+    "      text\n",
+    ".. py:function:: f(x)\n",
+    ".. currentmodule:: m\n",
+    ".. seealso:: x\n",
+    ".. autoclass:: C\n",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(PIECES), st.sampled_from(["", " ", "\n", "\n\n"])), max_size=30
+    )
+)
+def test_any_mix_of_markup_parses_without_errors_and_with_anchors_inside_the_text(parts):
+    text = "".join(piece + gap for piece, gap in parts)
+    page = rst(
+        text, warn=lambda message: pytest.fail(message), include=lambda target: "Inc *text*\n"
+    )
+    for sec in page.sections:
+        assert all(0 <= a.offset <= len(sec.text) for a in sec.anchors)
+        assert "\ufdd1" not in sec.text and "\ufdd2" not in sec.text
+        assert "Unknown directive" not in sec.text and "System Message" not in sec.text
 
 
 def test_the_markdown_text_of_prose_never_reads_as_markdown_headings():

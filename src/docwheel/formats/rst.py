@@ -272,9 +272,12 @@ class _SeeAlso(_Titled):
     title = "See also"
 
     def run(self) -> list[nodes.Node]:
+        box = self._body()
         if self.arguments:  # `.. seealso:: text` puts its text in the argument
-            self.content.insert(0, self.arguments.pop(), "", 0)
-        return super().run()
+            inline, _ = self.state.inline_text(" ".join(self.arguments[0].split()), self.lineno)
+            box.insert(0, nodes.paragraph("", "", *inline))
+        box.insert(0, nodes.paragraph(self.title, self.title))
+        return [box]
 
 
 class _Include(_Open):
@@ -507,7 +510,7 @@ class _Splitter:
                 intro.append(self.block(child, 0))
         self._add("", "", 0, (self.title,), intro)
         for section, level in later:
-            self._section(section, level, (self.title,) if level > 1 else ())
+            self._section(section, level, (self.title,))
         return Page(
             url=url, path=path, title=self.title, description="", sections=tuple(self.sections)
         )
@@ -831,7 +834,21 @@ def _title_text(section: nodes.Element) -> str:
 
 
 def _join(parts: list[str]) -> str:
-    return "\n\n".join(p for p in parts if p and p.strip("\n "))
+    """Blocks one blank line apart; a part that is only anchor marks (a stray label) goes
+    at the start of the block after it, so it leaves no extra blank lines."""
+    out: list[str] = []
+    carry = ""
+    for part in parts:
+        if not part or not part.strip("\n "):
+            continue
+        if "\ufdd1" in part and not _MARK.sub("", part).strip():
+            carry += part.strip()
+            continue
+        out.append(carry + part)
+        carry = ""
+    if carry:
+        out.append(carry)
+    return "\n\n".join(out)
 
 
 def _indent(text: str, first: str) -> str:
