@@ -217,26 +217,17 @@ def _strip_markup(text: str) -> str:
 def heading_markdown(raw: str) -> str:
     """A heading as Markdown for reading: ``heading_text`` with its code spans kept in
     backticks (``The `app` object``), so a code span showing a tag stays code."""
-    raw = _without_components(raw) if "<" in raw else raw
-    if "`" not in raw:
-        return strip_inline(raw)
-    parts: list[str] = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(raw):
-        parts.append(_strip_markup(raw[pos : m.start()]))
-        parts.append(m.group(0))
-        pos = m.end()
-    parts.append(_strip_markup(raw[pos:]))
-    return " ".join("".join(parts).translate(_INVISIBLE).split())
+    return strip_inline(_without_components(raw) if "<" in raw else raw, keep_code=True)
 
 
-def strip_inline(text: str) -> str:
-    """Heading text as a reader sees it: no backticks, emphasis, link targets or tags."""
+def strip_inline(text: str, *, keep_code: bool = False) -> str:
+    """Heading text as a reader sees it: no backticks, emphasis, link targets or tags
+    (``keep_code``: code spans stay as written, backticks and all)."""
     parts: list[str] = []
     pos = 0
     for m in _CODE_SPAN.finditer(text):
         parts.append(_strip_markup(text[pos : m.start()]))
-        parts.append(m.group(2).strip())
+        parts.append(m.group(0) if keep_code else m.group(2).strip())
         pos = m.end()
     parts.append(_strip_markup(text[pos:]))
     return " ".join("".join(parts).translate(_INVISIBLE).split())
