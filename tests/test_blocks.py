@@ -203,9 +203,27 @@ def test_myst_fenced_directives_read_as_their_title_and_body():
         "```{code-block} python\nx = 1\n```\n"
     )
     assert text == (
-        "## Install\n\nA MyST title\n\nMyST body.\n\nNested sample:\n\n"
+        '<a id="install-label"></a>\n## Install\n\nA MyST title\n\nMyST body.\n\nNested sample:\n\n'
         "```python\nprint(1)\n```\n\n```{code-block} python\nx = 1\n```"
     )
+
+
+def test_a_myst_label_is_an_anchor_of_the_heading_it_stands_before():
+    from docwheel.formats.markdown import parse_markdown
+
+    page = parse_markdown(
+        "# T\n\n(install_label)=\n## Install\n\nx\n", url="u", path="p", fallback_title="T"
+    )
+    (install,) = page.sections[1:]
+    assert install.text == "x"  # the target line is no word of the section
+    assert [(a.anchor, a.heading) for a in install.anchors] == [("install-label", "Install")]
+
+
+def test_myst_roles_read_as_sphinx_shows_them():
+    assert prose(
+        "See {ref}`the install guide <install-label>`, {doc}`intro`, "
+        "{func}`~flask.url_for` and {py:class}`flask.Flask`.\n"
+    ) == "See the install guide, intro, `url_for` and `flask.Flask`."
 
 
 def test_myst_colon_fence_directive_keeps_its_title():

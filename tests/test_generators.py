@@ -178,7 +178,10 @@ def test_mkdocs_nav_gives_sections_and_titles(tmp_path):
 DOCUSAURUS = {
     "docusaurus.config.js": "module.exports = {};\n",
     "sidebars.json": '{"docs": [{"type": "category", "label": "Usage", "items": ["api", "guides/setup"]}, "intro"]}',
-    "docs/GlobalAPI.md": "---\nid: api\ntitle: API\n---\n\n## `format(source [, options])`\n\n## Options {#opts}\n",
+    "docs/GlobalAPI.md": (
+        "---\nid: api\ntitle: API\n---\n\n## `format(source [, options])`\n\n## Options {#opts}\n\n"
+        "## `--config <path>`\n"
+    ),
     "docs/01-intro.md": "# Intro\n",
     "docs/02-guides/01-setup.md": "# Setup\n",
     "docs/02-guides/index.md": "# Guides\n",
@@ -210,6 +213,7 @@ def test_docusaurus_anchors_are_github_sluggers_with_custom_ids(tmp_path):
     assert [(s.anchor, s.heading) for s in page.sections[1:]] == [
         ("formatsource--options", "format(source [, options])"),
         ("opts", "Options"),
+        ("--config-path", "--config <path>"),  # a placeholder in code is its characters
     ]
 
 

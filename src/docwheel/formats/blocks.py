@@ -52,7 +52,9 @@ INCLUDE_LINE = re.compile(
 _TABS_CONTAINER = re.compile(r"^[ \t]*:{3,}[ \t]*tabs\b")
 _TABS_LABEL = re.compile(r"^[ \t]*={2,3}[ \t]+(\S.*?)[ \t]*$")
 # MyST: a `(label)=` target line before a heading.
-_MYST_TARGET = re.compile(r"^[ \t]*\([\w.:/-]+\)=[ \t]*$")
+_MYST_TARGET = re.compile(r"^[ \t]*\(([\w.:/-]+)\)=[ \t]*$")
+# The id Sphinx gives a label (docutils' make_id): lower case, other runs one '-'.
+_NOT_ID = re.compile(r"[^a-z0-9]+")
 
 
 def _indent(line: str) -> int:
@@ -149,7 +151,13 @@ def unwrap_blocks(lines: Sequence[str], kinds: Sequence[str]) -> list[str]:
             while i < n and (not lines[i].strip() or _indent(lines[i]) >= 4):
                 i += 1
             continue
-        if INCLUDE_LINE.match(line) or _MYST_TARGET.match(line):
+        target = _MYST_TARGET.match(line)
+        if target:  # a link target, not words: kept as the HTML anchor the page has there
+            label = _NOT_ID.sub("-", target.group(1).lower()).strip("-")
+            out.append(f'<a id="{label}"></a>' if label else "")
+            i += 1
+            continue
+        if INCLUDE_LINE.match(line):
             i = _include_block_end(lines, i) + 1
             continue
         out.append(shown)
@@ -382,3 +390,29 @@ def drop_markers(lines: list[str]) -> list[str]:
         else:
             out.append(line)
     return out
+
+
+# -- MyST roles ------------------------------------------------------------------------------
+
+# ``{func}`flask.url_for```, ``{ref}`Install <install-label>```: a role and its target.
+_MYST_ROLE = re.compile(r"\{([a-z][\w:.+-]*)\}`([^`\n]+)`")
+# Roles whose target a page shows as words (the link text), not as code.
+_WORD_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "abbr", "any", "sub", "sup"})
+
+
+def myst_roles(lines: list[str]) -> list[str]:
+    """MyST roles in prose read as Sphinx shows them: ``{ref}`Title <label>``` as its
+    title, a cross-reference or ``{code}`` as a code span of its target
+    (``{func}`~flask.url_for``` as `` `url_for` ``)."""
+    return [_MYST_ROLE.sub(_role_shown, line) if "}`" in line else line for line in lines]
+
+
+def _role_shown(m: re.Match[str]) -> str:
+    role, target = m.group(1), m.group(2).strip()
+    titled = re.fullmatch(r"(.+?)\s*<([^<>]+)>", target)
+    shown = titled.group(1) if titled else target
+    if role.rsplit(":", 1)[-1] in _WORD_ROLES:
+        return shown
+    if not titled and shown.startswith("~"):
+        shown = shown[1:].rsplit(".", 1)[-1]
+    return f"`{shown.lstrip('.!')}`"

@@ -30,6 +30,7 @@ from .blocks import (
     clean_code,
     drop_markers,
     drop_placeholders,
+    myst_roles,
     unwrap_blocks,
     unwrap_directives,
 )
@@ -878,6 +879,7 @@ def clean_body(text: str) -> str:
         _html_blocks,
         drop_placeholders,
         drop_markers,
+        myst_roles,
         _decode_prose,
         _squeeze_blanks,
     )
