@@ -577,3 +577,26 @@ def test_link_targets_and_tag_markup_are_not_searched_but_labels_are(tmp_path):
         assert docs.search("slim blob").results == ()
         assert first_url(docs, "resolver") == "tools.md"
         assert first_url(docs, "next page source") == "guide.md"
+
+
+def test_a_section_with_the_questions_rare_words_outranks_one_with_its_common_words(tmp_path):
+    # Coverage holds back a section that matches part of the question; squared, it buried
+    # the one section holding the question's rare words ("alert", "confirm") under a
+    # section holding many of its common ones (COVERAGE_POWER, checked leave-one-corpus-out).
+    pages = {
+        "dialogs.md": "# Dialogs\n\nA page that calls alert or confirm stops "
+        + "and waits " * 15
+        + "until someone answers.\n",
+        "runner.md": "# Runner\n\nWhat happens in a test run: the code under test gets each call, "
+        "and the run logs every test call that happens.\n",
+    }
+    for i in range(6):
+        pages[f"notes{i}.md"] = (
+            f"# Notes {i}\n\nOn topic {i}: what happens to code under test in a run, and how a call is made.\n"
+        )
+    question = "what happens when the code under test calls alert or confirm during a test run"
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        index._wix.page_weight = 0.0  # the sections' own scores alone
+        assert [h.title for h in index.search(question).results[:2]] == ["Dialogs", "Runner"]
+        index._wix.coord_power = 2.0
+        assert [h.title for h in index.search(question).results[:2]] == ["Runner", "Dialogs"]
