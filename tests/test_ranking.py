@@ -600,3 +600,17 @@ def test_a_section_with_the_questions_rare_words_outranks_one_with_its_common_wo
         assert [h.title for h in index.search(question).results[:2]] == ["Dialogs", "Runner"]
         index._wix.coord_power = 2.0
         assert [h.title for h in index.search(question).results[:2]] == ["Runner", "Dialogs"]
+
+
+def test_an_irregular_verb_form_finds_pages_that_use_the_verb(tmp_path):
+    # The stemmer leaves "overridden" whole and cuts "override" to overrid: the analyzer
+    # reads irregular forms as their verb first, in the docs and in the query alike.
+    pages = {
+        "overrides.md": "# Overrides\n\nTo override the Header component, point the override at your file.\n",
+        "defaults.md": "# Defaults\n\nA default is overridden by the config file, one component at a time.\n",
+        "other.md": "# Other\n\nA page about something else: a component and a file.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        assert index._wix.analyze("overridden hidden written") == ["overrid", "hide", "write"]
+        found = [h.title for h in index.search("my overridden component").results]
+        assert found[0] == "Overrides" and "Defaults" in found

@@ -97,6 +97,35 @@ class StopWords(Filter):
                 yield token
 
 
+# Irregular verb forms the stemmer cannot join to their verb ("overridden" stems to itself,
+# "override" to overrid): each is read as its base form first, so "an overridden component"
+# finds the page about overriding components. Only forms that are no other common word.
+IRREGULAR_FORMS = {
+    "arisen": "arise", "arose": "arise", "began": "begin", "begun": "begin",
+    "broken": "break", "chose": "choose", "chosen": "choose", "drawn": "draw", "drew": "draw",
+    "driven": "drive", "drove": "drive", "fallen": "fall", "forbade": "forbid",
+    "forbidden": "forbid", "forgot": "forget", "forgotten": "forget", "froze": "freeze",
+    "frozen": "freeze", "gave": "give", "given": "give", "gotten": "get", "grew": "grow",
+    "grown": "grow", "hid": "hide", "hidden": "hide", "knew": "know", "known": "know",
+    "overridden": "override", "overrode": "override", "overwritten": "overwrite",
+    "overwrote": "overwrite", "ran": "run", "rewritten": "rewrite", "rewrote": "rewrite",
+    "ridden": "ride", "rode": "ride", "shown": "show", "spoke": "speak", "spoken": "speak",
+    "taken": "take", "threw": "throw", "thrown": "throw", "took": "take", "woken": "wake",
+    "woke": "wake", "written": "write", "wrote": "write",
+}
+
+
+class IrregularForms(Filter):
+    """Reads each irregular verb form in ``IRREGULAR_FORMS`` as its base form."""
+
+    def __call__(self, tokens):
+        for token in tokens:
+            base = IRREGULAR_FORMS.get(token.text)
+            if base is not None:
+                token.text = base
+            yield token
+
+
 # English stemming by the Snowball rules (Porter2). Whoosh's default Porter stemmer leaves
 # doubled consonants ("stubbing" -> stubb, "running" -> runn: not "stub", "run") and folds
 # unrelated words together ("general", "generic" and "generate" -> gener).
@@ -109,6 +138,7 @@ def make_analyzer():
         RegexTokenizer(TOKEN_PATTERN)
         | IdentifierFilter()
         | LowercaseFilter()
+        | IrregularForms()
         | StopWords(STOP_WORDS)
         | StemFilter(lang=STEM_LANGUAGE)
     )
