@@ -614,3 +614,18 @@ def test_an_irregular_verb_form_finds_pages_that_use_the_verb(tmp_path):
         assert index._wix.analyze("overridden hidden written") == ["overrid", "hide", "write"]
         found = [h.title for h in index.search("my overridden component").results]
         assert found[0] == "Overrides" and "Defaults" in found
+
+
+def test_a_correction_is_judged_by_the_word_as_typed_not_only_by_its_stem():
+    # "insted" stems to "inst": one edit from "init", but "instead" is one edit as typed and
+    # "init" three. "fles" is one edit from "flex" and from "files"; files are more common.
+    frequency = {"init": 9, "instead": 4, "flex": 2, "file": 30, "reset": 3}.get
+    surface = {"files": "file"}
+    speller = Speller(["init", "instead", "flex", "file", "reset"], lambda t: frequency(t) or 0, surface)
+    assert speller.suggest("inst") == "init" and speller.suggest("fles") == "flex"
+    assert speller.correct("inst", "insted") == "instead"
+    assert speller.correct("fles", "Fles") == "file"
+    assert speller.correct("init", "init") == "init"
+    # A word whose stem has no near term is not guessed at from every word one edit away.
+    assert speller.correct("rese", "rese") == "reset"
+    assert Speller(["be"], lambda t: 5, {"being": "be"}).correct("bring", "bring") is None

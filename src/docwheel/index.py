@@ -667,10 +667,10 @@ class WhooshIndex:
                 if term in self._impacts:
                     known = True
                     fixed = None
+                elif len(word_terms) == 1:
+                    fixed = self._speller_for().correct(term, word.strip(_EDGE_PUNCTUATION))
                 else:
                     fixed = self._speller_for().suggest(term)
-                    if fixed is None and len(word_terms) == 1:
-                        fixed = self._speller_for().suggest_word(word.strip(_EDGE_PUNCTUATION))
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
