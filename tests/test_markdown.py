@@ -292,8 +292,29 @@ def test_fence_closes_only_with_same_char_and_at_least_same_length():
 def test_indented_fence_inside_a_component_hides_its_headings(guide):
     assert headings(guide) == ["Install", "From source", "Configure", "Options", "Configure"]
     install = section(guide, "Install").text
-    assert "  # Using pip" in install
-    assert "  # still inside the tilde fence" in install
+    assert "\n# Using pip\n" in install  # shown without the tabs' indentation, still code
+    assert "\n# still inside the tilde fence\n" in install
+
+
+def test_headings_indented_inside_a_component_are_headings():
+    # Mintlify indents whole tab bodies; MDX has no indented code, so these are headings.
+    text = (
+        "# T\n\nIntro.\n\n<Tabs>\n  <Tab title=\"Python\">\n    Set up Python.\n\n"
+        "    ## System Requirements\n\n    Python 3.10.\n\n    ```bash\n    # a comment\n"
+        "    uv init\n      nested\n    ```\n  </Tab>\n  <Tab title=\"Java\">\n"
+        "    ## Spring setup\n\n    Use Maven.\n  </Tab>\n</Tabs>\n"
+    )
+    page = parse(text)
+    assert headings(page) == ["System Requirements", "Spring setup"]
+    assert "```bash\n# a comment\nuv init\n  nested\n```" in section(page, "System Requirements").text
+    assert section(page, "Spring setup").text == "Use Maven."
+
+
+def test_indented_lines_outside_components_stay_as_written():
+    text = "# T\n\nIntro.\n\n    ## indented, not in a component\n\n<Note>\nFlat body.\n</Note>\n"
+    page = parse(text)
+    assert headings(page) == []
+    assert "    ## indented, not in a component" in page.sections[0].text
 
 
 def test_deeply_indented_fence_is_still_a_fence():
@@ -358,7 +379,7 @@ def test_component_tag_lines_are_removed_but_inner_text_kept(guide):
 def test_title_attributes_are_kept_as_text(guide):
     assert "pip\n" in section(guide, "Install").text
     configure = section(guide, "Configure").text
-    assert configure.splitlines() == ["Settings reference", "  Every option, with defaults."]
+    assert configure.splitlines() == ["Settings reference", "Every option, with defaults."]
 
 
 def test_multiline_component_tag_is_removed():

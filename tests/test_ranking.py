@@ -577,3 +577,55 @@ def test_link_targets_and_tag_markup_are_not_searched_but_labels_are(tmp_path):
         assert docs.search("slim blob").results == ()
         assert first_url(docs, "resolver") == "tools.md"
         assert first_url(docs, "next page source") == "guide.md"
+
+
+def test_a_section_with_the_questions_rare_words_outranks_one_with_its_common_words(tmp_path):
+    # Coverage holds back a section that matches part of the question; squared, it buried
+    # the one section holding the question's rare words ("alert", "confirm") under a
+    # section holding many of its common ones (COVERAGE_POWER, checked leave-one-corpus-out).
+    pages = {
+        "dialogs.md": "# Dialogs\n\nA page that calls alert or confirm stops "
+        + "and waits " * 15
+        + "until someone answers.\n",
+        "runner.md": "# Runner\n\nWhat happens in a test run: the code under test gets each call, "
+        "and the run logs every test call that happens.\n",
+    }
+    for i in range(6):
+        pages[f"notes{i}.md"] = (
+            f"# Notes {i}\n\nOn topic {i}: what happens to code under test in a run, and how a call is made.\n"
+        )
+    question = "what happens when the code under test calls alert or confirm during a test run"
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        index._wix.page_weight = 0.0  # the sections' own scores alone
+        assert [h.title for h in index.search(question).results[:2]] == ["Dialogs", "Runner"]
+        index._wix.coord_power = 2.0
+        assert [h.title for h in index.search(question).results[:2]] == ["Runner", "Dialogs"]
+
+
+def test_an_irregular_verb_form_finds_pages_that_use_the_verb(tmp_path):
+    # The stemmer leaves "overridden" whole and cuts "override" to overrid: the analyzer
+    # reads irregular forms as their verb first, in the docs and in the query alike.
+    pages = {
+        "overrides.md": "# Overrides\n\nTo override the Header component, point the override at your file.\n",
+        "defaults.md": "# Defaults\n\nA default is overridden by the config file, one component at a time.\n",
+        "other.md": "# Other\n\nA page about something else: a component and a file.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        assert index._wix.analyze("overridden hidden written") == ["overrid", "hide", "write"]
+        found = [h.title for h in index.search("my overridden component").results]
+        assert found[0] == "Overrides" and "Defaults" in found
+
+
+def test_a_correction_is_judged_by_the_word_as_typed_not_only_by_its_stem():
+    # "insted" stems to "inst": one edit from "init", but "instead" is one edit as typed and
+    # "init" three. "fles" is one edit from "flex" and from "files"; files are more common.
+    frequency = {"init": 9, "instead": 4, "flex": 2, "file": 30, "reset": 3}.get
+    surface = {"files": "file"}
+    speller = Speller(["init", "instead", "flex", "file", "reset"], lambda t: frequency(t) or 0, surface)
+    assert speller.suggest("inst") == "init" and speller.suggest("fles") == "flex"
+    assert speller.correct("inst", "insted") == "instead"
+    assert speller.correct("fles", "Fles") == "file"
+    assert speller.correct("init", "init") == "init"
+    # A word whose stem has no near term is not guessed at from every word one edit away.
+    assert speller.correct("rese", "rese") == "reset"
+    assert Speller(["be"], lambda t: 5, {"being": "be"}).correct("bring", "bring") is None

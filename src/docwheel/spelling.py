@@ -8,7 +8,8 @@ rules out before any edit distance is computed.
 
 A typo near the end of a word can keep the stemmer from cutting its suffix; those are found
 through the words the docs use and their stems, written by the build (``SURFACE_FILE``), so
-a query never stems hundreds of guesses.
+a query never stems hundreds of guesses. The same words judge a stem's correction: the
+candidate fewer edits from the word as typed wins (``Speller.correct``).
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def one_edit(word: str, tail: int | None = None, letters: str = string.ascii_low
 # the suffixes a stemmer cuts are (Speller.suggest_word).
 MIN_SURFACE_LENGTH = 6
 SURFACE_TAIL = 5
+# A typed word this long is also compared, as typed, with the docs' words (Speller.correct).
+MIN_TYPED_LENGTH = 4
 # The words of the docs (lower-cased, ASCII letters, one shorter than MIN_SURFACE_LENGTH or
 # longer: a guess may drop a letter) that the stemmer changes, each with its stem:
 # {"configuration": "configur", "tools": "tool", ...}. A word that is its own stem needs no
@@ -184,17 +187,49 @@ class Speller:
             return None
         return self._remembered(f"\x00{word}", lambda: self._suggest_word(word))
 
-    def _suggest_word(self, word: str) -> str | None:
+    def correct(self, term: str, word: str) -> str | None:
+        """A known term for ``term``, the unknown stem of the typed ``word``, or None.
+
+        When the stem has a nearest term (``suggest``), the stems of the docs' words one
+        edit from the word as typed compete with it: the one fewer edits from the typed word
+        wins, then the more common. A stem alone misleads: ``insted`` stems to ``inst``, one
+        edit from ``init`` but three as typed, while ``instead`` is one; ``fles`` is one
+        edit from ``flex`` and from ``files``, and files are what the docs talk about. A
+        word whose stem has none is corrected as before (``suggest_word``): guessing from
+        every word one edit away would also "correct" real words the docs do not use."""
+        by_stem = self.suggest(term)
+        if by_stem is None:
+            return self.suggest_word(word)
+        lowered = word.lower()
+        if len(lowered) < MIN_TYPED_LENGTH or not (lowered.isascii() and lowered.isalpha()):
+            return by_stem
+        as_typed = self._remembered(f"\x01{lowered}", lambda: self._near_word(lowered, None))
+        if as_typed is None or as_typed == by_stem:
+            return by_stem
+        stem_distance = edit_distance(lowered, by_stem, 2)
+        if (1, -self._frequency(as_typed)) < (stem_distance, -self._frequency(by_stem)):
+            return as_typed
+        return by_stem
+
+    def _near_word(self, word: str, tail: int | None) -> str | None:
+        """The most common stem of the docs' words one edit from ``word``: within its last
+        ``tail`` letters when given, else anywhere but its first letter, which is rarely
+        mistyped."""
         if callable(self._surface):
             self._surface = self._surface()
         surface = self._surface
         known = set()
-        for candidate in one_edit(word, SURFACE_TAIL):
+        for candidate in one_edit(word, tail):
+            if candidate[:1] != word[:1]:
+                continue
             found = surface.get(candidate) or (candidate if candidate in self._terms else None)
             if found:
                 known.add(found)
         found = [(-self._frequency(term), term) for term in known if self._frequency(term)]
         return min(found)[1] if found else None
+
+    def _suggest_word(self, word: str) -> str | None:
+        return self._near_word(word, SURFACE_TAIL)
 
     def _suggest(self, term: str) -> str | None:
         limit = allowed_edits(term)

@@ -890,8 +890,55 @@ def clean_body(text: str) -> str:
 _BLOCK_HINTS = ("!!!", "???", "===", "///", ":::", "--8<--", "<<<", "{*", ")=", "[!code", "twoslash")
 
 
+# A line that is only a component's opening tag (``<Tab title="Python">``, not self-closing)
+# or only its closing tag.
+_COMPONENT_OPENS = re.compile(rf"^([ \t]*)<([A-Z][\w.]*)(?:{_ATTR})*\s*>[ \t]*$")
+_COMPONENT_CLOSES = re.compile(r"^([ \t]*)</([A-Z][\w.]*)\s*>[ \t]*$")
+
+
+def unindent_components(text: str) -> str:
+    """Component bodies de-indented to their tags' indentation, as MDX reads them.
+
+    MDX has no indented code blocks: Mintlify indents whole tab bodies inside
+    ``<Tab>`` … ``</Tab>``, and their ``    ## Heading`` lines are headings on the page (in
+    CommonMark, four spaces make them code). Each body loses the indentation all its lines
+    share beyond its opening tag's, outer components first; code keeps its own indentation.
+    """
+    if "</" not in text:
+        return text
+    lines = text.split("\n")
+    kinds = classify_lines(lines)
+    open_tags: list[tuple[str, int]] = []
+    pairs: list[tuple[int, int]] = []
+    for i, (line, kind) in enumerate(zip(lines, kinds)):
+        if kind != PROSE or "<" not in line:
+            continue
+        if m := _COMPONENT_OPENS.match(line):
+            open_tags.append((m.group(2), i))
+        elif m := _COMPONENT_CLOSES.match(line):
+            for k in range(len(open_tags) - 1, -1, -1):
+                if open_tags[k][0] == m.group(2):
+                    pairs.append((open_tags[k][1], i))
+                    del open_tags[k:]
+                    break
+    for start, end in sorted(pairs):  # an outer component opens before the ones inside it
+        body = [i for i in range(start + 1, end) if lines[i].strip()]
+        if not body:
+            continue
+        shift = min(_indent_width(lines[i]) for i in body) - _indent_width(lines[start])
+        if shift > 0:
+            for i in range(start + 1, end):
+                lines[i] = lines[i][min(shift, _indent_width(lines[i])) :]
+    return "\n".join(lines)
+
+
+def _indent_width(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def _unwrap(text: str) -> str:
     """Admonitions, tabs, directives and code line markers as the page shows them (``blocks``)."""
+    text = unindent_components(text)
     if "```{" in text or "~~~{" in text or ":::{" in text:
         text = unwrap_directives(text, classify_lines)
     if not any(hint in text for hint in _BLOCK_HINTS):
