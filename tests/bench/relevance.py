@@ -103,7 +103,7 @@ LOCO_GRIDS: dict[str, tuple[float, ...]] = {
     "CHANGELOG_FACTOR": (0.3, 0.5, 0.7, 1.0),
     "OLD_VERSION_FACTOR": (0.4, 0.6, 0.8, 1.0),
     "PAGE_WEIGHT": (0.5, 0.75, 1.0, 1.5, 2.0),
-    "COVERAGE_POWER": (0.5, 0.75, 1.0, 1.5, 2.0),
+    "COVERAGE_POWER": (1.0, 1.5, 2.0, 3.0),
     "PAIR_WEIGHT": (0.0, 0.125, 0.25, 0.5),
     "SEMANTIC_WEIGHT": (0.3, 0.4, 0.5, 0.6, 0.7),
     "SEMANTIC_CANDIDATES": (50, 100, 200),
