@@ -7,6 +7,7 @@ groups pages, and how docwheel tells which generator wrote a folder.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from docwheel.formats.generators import GENERATORS, detect
 from docwheel.formats.jsobject import read_literal, read_value_after
 from docwheel.formats.markdown import Slugger, slugify_docutils, slugify_mkdocs, split_attr_list
 from docwheel.sources import load_source
+from helpers import docwheel_cmd
 
 
 def tree(root: Path, files: dict[str, str]) -> Path:
@@ -358,6 +360,12 @@ def test_the_manifest_and_info_say_which_generator_and_why(tmp_path):
     (source,) = manifest["sources"]
     assert (source["generator"], source["generator_from"]) == ("mkdocs", "from ../mkdocs.yml")
     assert "d: read as mkdocs docs (from ../mkdocs.yml)" in messages
+    info = subprocess.run(
+        [*docwheel_cmd(), "info", "--index", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert info.returncode == 0, info.stderr
+    assert "  generator: mkdocs (from ../mkdocs.yml)" in info.stdout.splitlines()
 
 
 # -- the JavaScript config reader ----------------------------------------------------------
