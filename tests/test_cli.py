@@ -387,7 +387,8 @@ def test_readme_shows_every_client_configuration():
 
 
 def test_reading_commands_import_neither_network_code_nor_the_mcp_sdk(index_dir):
-    """Run-time reading never loads the fetch module (the only network code) or the SDK."""
+    """Run-time reading never loads the fetch module (the only network code), the SDK, or
+    what only builds need (the docs parsers: formats, docutils)."""
     script = (
         "import sys, io, contextlib\n"
         "from docwheel.cli import main\n"
@@ -397,7 +398,8 @@ def test_reading_commands_import_neither_network_code_nor_the_mcp_sdk(index_dir)
         "                 ['list'], ['info']):\n"
         "        assert main([*argv, '--index', idx]) == 0\n"
         "loaded = sorted(m for m in sys.modules\n"
-        "                if m in ('docwheel.fetch', 'docwheel.build', 'docwheel.sources', 'mcp'))\n"
+        "                if m in ('docwheel.fetch', 'docwheel.build', 'docwheel.sources', 'mcp')\n"
+        "                or m.split('.')[0] == 'docutils' or m.startswith('docwheel.formats'))\n"
         "print(loaded)\n"
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
