@@ -4,7 +4,23 @@ from __future__ import annotations
 
 import re
 
-from docwheel.snippets import EXCERPT_FROM, _excerpt, make_snippet, plain_segments
+import pickle
+from pathlib import Path
+
+import docwheel
+from docwheel.anchors import from_stored, heading_marks
+from docwheel.build import build_from_file
+from docwheel.snippets import (
+    EXCERPT_FROM,
+    PlainText,
+    _excerpt,
+    make_snippet,
+    placed_snippet,
+    plain_segments,
+    prepare,
+)
+
+from helpers import site_config
 
 
 def _terms_of(word: str) -> list[str]:
@@ -150,3 +166,58 @@ def test_a_long_section_without_any_query_term_gives_its_opening():
     text = "First words of the page.\n\n" + FILLER * 80
     snippet = make_snippet(text, {"absent"}, _terms_of)
     assert snippet.startswith("First words of the page.") and snippet.endswith(" …")
+
+
+# -- the text a snippet is cut from, prepared at build time --------------------------------
+
+PREPARED_TEXTS = [
+    ("", []),
+    ("Rotate the key. " * 20, []),
+    ("Intro about keys.\n\n#### Rotate\n\nRotate a **key** with `rotate_key()`.\n\n"
+     "##### Later\n\nMore [key](https://x.io/key) words &amp; <b>tags</b>.", ["#### Rotate", "##### Later"]),
+    # A mark inside a fence (as this module reads fences) does not cut the text.
+    ("Keys first.\n\n```\nrotate key\n\n#### Inside\n\nkey code\n```\n\n#### After\n\nkey prose",
+     ["#### Inside", "#### After"]),
+    ("```python\nkey = rotate()\n```\n\n| key | rotate |\n|---|---|\n| a | b |\n\n\\_key\\_ *rotate*", []),
+]
+
+
+def _round_trip(plain: PlainText | None) -> PlainText | None:
+    # As the index stores it: pickled, then read back.
+    return PlainText.from_stored(pickle.loads(pickle.dumps(plain.to_stored() if plain else None, 2)))
+
+
+def test_a_prepared_section_gives_the_same_snippet_and_heading_as_its_markdown():
+    for text, headings in PREPARED_TEXTS:
+        marks = [text.index(h) for h in headings]
+        prepared = _round_trip(prepare(text, marks))
+        assert prepared is not None
+        for terms in ({"key"}, {"rotat", "kei"}, {"rotate_key", "tag"}, {"absent"}, set()):
+            assert placed_snippet(text, terms, _terms_of, marks=marks, prepared=prepared) == (
+                placed_snippet(text, terms, _terms_of, marks=marks)
+            )
+
+
+def test_a_long_section_is_not_prepared_and_is_cut_at_search_time():
+    text = FILLER * 60 + "Rotate the signing key every ninety days.\n\n" + FILLER * 60
+    assert prepare(text) is None and PlainText.from_stored(None) is None
+    assert prepare(text[:EXCERPT_FROM]) is not None
+
+
+def test_the_build_stores_each_short_sections_prepared_text_and_search_snippets_match_it(tmp_path: Path):
+    build_from_file(site_config(tmp_path), tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as docs:
+        stored = list(docs._wix.all_stored())
+        assert stored and all(
+            ("plain" in doc) == (len(doc["content"]) <= EXCERPT_FROM) for doc in stored
+        )
+        for doc in stored:
+            marks, _names = heading_marks(from_stored(doc.get("anchors")), doc["level"])
+            assert PlainText.from_stored(doc.get("plain")) == prepare(doc["content"], marks)
+        found = docs.search("install the widget configuration", limit=10)
+        assert found.results
+        terms = set(docs._wix.search("install the widget configuration", limit=10).terms)
+        for hit in found.results:
+            doc = docs._wix.stored(hit.ref)
+            marks, _names = heading_marks(from_stored(doc.get("anchors")), doc["level"])
+            assert hit.snippet == placed_snippet(doc["content"], terms, docs._wix.word_terms, marks=marks)[0]

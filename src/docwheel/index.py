@@ -179,6 +179,7 @@ def make_schema() -> fields.Schema:
         page_description=fields.STORED(),
         type=fields.ID(stored=True),
         content=fields.STORED(),
+        plain=fields.STORED(),  # snippets.PlainText.to_stored; absent for a long section
         content_hash=fields.STORED(),
         order=fields.STORED(),
         **text,

@@ -146,40 +146,111 @@ def placed_snippet(
     *,
     width: int = WIDTH,
     marks: Sequence[int] = (),
+    prepared: PlainText | None = None,
 ) -> tuple[str, int]:
     """``make_snippet``, and under which of ``marks`` the passage lies: the index of the
     last mark (ascending offsets of line starts in ``markdown``, where deeper headings
     begin) at or before the passage's first match; -1 when it is before them all or
-    nothing matched. The snippet is the same with or without marks."""
+    nothing matched. The snippet is the same with or without marks.
+
+    ``prepared`` is ``prepare(markdown, marks)`` computed ahead (the build stores it for
+    each section): the same snippet, without stripping the markup again."""
+    wanted = set(query_terms)
+    if len(markdown) <= EXCERPT_FROM:
+        plain = prepared if prepared is not None else prepare(markdown, marks)
+        assert plain is not None
+        placed = _snippet_of(plain, wanted, terms_of, width)
+        snippet, under, _matched = placed
+        return snippet, plain.kept[under] if under >= 0 else -1
     if marks and (fences := _fenced_spans(markdown)):
         # A mark that this module reads as inside code (its fence rules are simpler than
         # the parser's) must not cut the text: the code after it would be read as prose.
-        fence_starts = [start for start, _end, _opener in fences]
-        kept = [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
+        kept = _kept_marks(markdown, marks, fences)
         if len(kept) < len(marks):
             snippet, under = placed_snippet(
                 markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept]
             )
             return snippet, kept[under] if under >= 0 else -1
-    wanted = set(query_terms)
-    if len(markdown) > EXCERPT_FROM:
-        excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
-            markdown, _probes(wanted), width
-        )
-        # No query term anywhere in the raw text: the opening it is. Otherwise the raw
-        # text's matches may all sit in link targets or tags the reader never sees, and
-        # then the whole section is searched after all.
-        needs_match = found and (cut_before or cut_after)
-        above = bisect.bisect_left(marks, lo)  # marks before the excerpt
-        inside = [m - lo + shift for m in marks[above:] if m - lo < len(excerpt) - shift]
-        placed = _snippet(
-            excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match, inside
-        )
-        if placed is not None:
-            snippet, under, matched = placed
-            return snippet, (above + under if under >= 0 else above - 1) if matched else -1
+    excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
+        markdown, _probes(wanted), width
+    )
+    # No query term anywhere in the raw text: the opening it is. Otherwise the raw
+    # text's matches may all sit in link targets or tags the reader never sees, and
+    # then the whole section is searched after all.
+    needs_match = found and (cut_before or cut_after)
+    above = bisect.bisect_left(marks, lo)  # marks before the excerpt
+    inside = [m - lo + shift for m in marks[above:] if m - lo < len(excerpt) - shift]
+    placed = _snippet(
+        excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match, inside
+    )
+    if placed is not None:
+        snippet, under, matched = placed
+        return snippet, (above + under if under >= 0 else above - 1) if matched else -1
     whole = _snippet(markdown, wanted, terms_of, width, marks=marks)
     return (whole[0], whole[1]) if whole is not None else ("", -1)
+
+
+@dataclass(frozen=True)
+class PlainText:
+    """A short section's text as a snippet is cut from it: markup stripped, prose and code
+    segments joined by one ``\\n`` each, where each code segment lies (``code_spans``),
+    where the text after each kept mark begins (``starts``) and which of the marks given
+    those are (``kept``: a mark read as inside code does not cut the text).
+
+    Stripping markup was a third of a snippet's time and depends on the section alone,
+    so the build does it once per section (``prepare``) and stores it (``to_stored``)."""
+
+    text: str
+    code_spans: tuple[tuple[int, int], ...]
+    starts: tuple[int, ...]
+    kept: tuple[int, ...]
+
+    def to_stored(self) -> tuple:
+        return (self.text, [list(span) for span in self.code_spans], list(self.starts), list(self.kept))
+
+    @classmethod
+    def from_stored(cls, stored: object) -> PlainText | None:
+        """The stored form read back; None for a section stored without one (a long one)."""
+        if not stored:
+            return None
+        text, spans, starts, kept = stored  # type: ignore[misc]
+        return cls(text, tuple((lo, hi) for lo, hi in spans), tuple(starts), tuple(kept))
+
+
+def prepare(markdown: str, marks: Sequence[int] = ()) -> PlainText | None:
+    """What ``placed_snippet`` reads of a section up to ``EXCERPT_FROM`` characters long,
+    given the marks it will be passed; None for a longer one (cut to an excerpt around the
+    query's words first, so nothing of it is fixed ahead)."""
+    if len(markdown) > EXCERPT_FROM:
+        return None
+    kept = list(range(len(marks)))
+    if marks and (fences := _fenced_spans(markdown)):
+        kept = _kept_marks(markdown, marks, fences)
+    segments, starts = _marked_segments(markdown, [marks[k] for k in kept])
+    text, code_spans = _joined(segments)
+    return PlainText(text, tuple(code_spans), tuple(starts), tuple(kept))
+
+
+def _kept_marks(
+    markdown: str, marks: Sequence[int], fences: list[tuple[int, int, str]]
+) -> list[int]:
+    """Which of ``marks`` are not inside a fenced code block (places in ``marks``)."""
+    fence_starts = [start for start, _end, _opener in fences]
+    return [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
+
+
+def _joined(segments: list[_Segment]) -> tuple[str, list[tuple[int, int]]]:
+    """The segments' texts joined by ``\\n`` (a segment boundary counts as a sentence end
+    and is printed as a space), and where each code segment lies in it."""
+    text = ""
+    code_spans: list[tuple[int, int]] = []
+    for seg in segments:
+        if text:
+            text += "\n"
+        if seg.is_code:
+            code_spans.append((len(text), len(text) + len(seg.text)))
+        text += seg.text
+    return text, code_spans
 
 
 def _snippet(
@@ -195,17 +266,25 @@ def _snippet(
     """``placed_snippet`` for ``markdown``, an excerpt when cut before or after it, and
     whether it holds a match: None when ``needs_match`` and it holds no visible match."""
     segments, starts = _marked_segments(markdown, marks)
-    if not segments:
+    text, code_spans = _joined(segments)
+    plain = PlainText(text, tuple(code_spans), tuple(starts), ())
+    return _snippet_of(plain, wanted, terms_of, width, cut_before, cut_after, needs_match)
+
+
+def _snippet_of(
+    plain: PlainText,
+    wanted: set[str],
+    terms_of: Callable[[str], Iterable[str]],
+    width: int,
+    cut_before: bool = False,
+    cut_after: bool = False,
+    needs_match: bool = False,
+) -> tuple[str, int, bool] | None:
+    """``_snippet`` of text already stripped of its markup."""
+    text = plain.text
+    if not text:
         return "", -1, False
-    text = ""
-    code_spans: list[tuple[int, int]] = []
-    for seg in segments:
-        if text:
-            text += "\n"  # segment boundary; counts as a sentence end, printed as a space
-        if seg.is_code:
-            code_spans.append((len(text), len(text) + len(seg.text)))
-        text += seg.text
-    words = _matched_words(text, wanted, terms_of, code_spans)
+    words = _matched_words(text, wanted, terms_of, list(plain.code_spans))
     if not words and needs_match:
         return None
     start = _best_start(text, words, width) if words else 0
@@ -213,7 +292,7 @@ def _snippet(
     marked = _mark(text, start, end, words)
     prefix = "… " if start > 0 or cut_before else ""
     suffix = " …" if end < len(text) or cut_after else ""
-    under = _mark_under(starts, words, start, end) if words and starts else -1
+    under = _mark_under(list(plain.starts), words, start, end) if words and plain.starts else -1
     return f"{prefix}{marked}{suffix}", under, bool(words)
 
 
