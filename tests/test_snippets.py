@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 
 import pickle
+import random
 from pathlib import Path
+
+import numpy as np
 
 import docwheel
 from docwheel.anchors import from_stored, heading_marks
@@ -13,7 +16,10 @@ from docwheel.build import build_from_file
 from docwheel.snippets import (
     EXCERPT_FROM,
     PlainText,
+    _best_window,
     _excerpt,
+    _fenced_spans,
+    fenced_spans,
     make_snippet,
     placed_snippet,
     plain_segments,
@@ -204,12 +210,55 @@ def test_a_long_section_is_not_prepared_and_is_cut_at_search_time():
     assert prepare(text[:EXCERPT_FROM]) is not None
 
 
+def _walked_window(hits: list[tuple[int, int, bool]], reach: int, windows: int) -> int:
+    """The best window by the plain definition: for each of the first ``windows`` hits
+    (position, term, in code), the hits from it up to ``reach`` further; a term counts 1
+    with a hit in prose there, else 0.5 with one in code; the first best."""
+    best, best_k = -1.0, 0
+    for k, (at, _term, _code) in enumerate(hits[:windows]):
+        inside = [h for h in hits[k:] if h[0] <= at + reach]
+        worth: dict[int, float] = {}
+        for _at, term, code in inside:
+            worth[term] = max(worth.get(term, 0.0), 0.5 if code else 1.0)
+        if sum(worth.values()) > best:
+            best, best_k = sum(worth.values()), k
+    return best_k
+
+
+def test_the_best_window_computed_at_once_is_the_one_a_walk_over_the_hits_finds():
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 60)
+        hits = sorted(
+            (rng.randint(0, 3000), rng.randint(0, 3), rng.random() < 0.3) for _ in range(n)
+        )
+        hits = sorted({(at, term): code for at, term, code in hits}.items())
+        flat = [(at, term, code) for (at, term), code in hits]
+        at = np.array([h[0] for h in flat], dtype=np.int64)
+        term = np.array([h[1] for h in flat], dtype=np.int64)
+        code = np.array([h[2] for h in flat], dtype=bool)
+        reach = rng.choice([50, 300, 600])
+        assert _best_window(at, term, code, 4, reach) == _walked_window(flat, reach, 300)
+
+
+def test_a_long_sections_stored_code_blocks_give_the_same_snippet_as_finding_them():
+    code = "\n".join(f"line_{i} = compute({i})" for i in range(200))
+    text = FILLER * 30 + "#### Keys\n\n```python\n" + code + "\nrotate_key(now)\n```\n\n" + FILLER * 30
+    marks = [text.index("#### Keys")]
+    assert fenced_spans(text) == _fenced_spans(text) and fenced_spans(FILLER) is None
+    for terms in ({"rotate_key"}, {"compute", "filler"}, {"absent"}):
+        assert placed_snippet(text, terms, _terms_of, marks=marks, fences=fenced_spans(text)) == (
+            placed_snippet(text, terms, _terms_of, marks=marks)
+        )
+
+
 def test_the_build_stores_each_short_sections_prepared_text_and_search_snippets_match_it(tmp_path: Path):
     build_from_file(site_config(tmp_path), tmp_path / "index")
     with docwheel.open_index(tmp_path / "index") as docs:
         stored = list(docs._wix.all_stored())
         assert stored and all(
-            ("plain" in doc) == (len(doc["content"]) <= EXCERPT_FROM) for doc in stored
+            ("plain" in doc) == (len(doc["content"]) <= EXCERPT_FROM) != ("fences" in doc)
+            for doc in stored
         )
         for doc in stored:
             marks, _names = heading_marks(from_stored(doc.get("anchors")), doc["level"])

@@ -374,6 +374,7 @@ class DocIndex:
         snippet, under = placed_snippet(
             doc["content"], terms, self._wix.word_terms, marks=offsets,
             prepared=PlainText.from_stored(doc.get("plain")),
+            fences=_stored_fences(doc),
         )
         return Hit(
             ref=doc["ref"],
@@ -528,6 +529,13 @@ class DocIndex:
             dataclasses.replace(p, sections=tuple(entries[ref]))
             for ref, p in pages.items()
         ]
+
+
+def _stored_fences(doc: dict) -> list[tuple[int, int, str]] | None:
+    """A long section's code blocks as the build stored them (None: not stored, found at
+    search time)."""
+    stored = doc.get("fences")
+    return None if stored is None else [(int(a), int(b), str(line)) for a, b, line in stored]
 
 
 def _section_url(doc: dict) -> str:

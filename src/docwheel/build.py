@@ -30,7 +30,7 @@ from .formats.markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
 from .secrets import judge_findings, scan_pages
-from .snippets import prepare
+from .snippets import fenced_spans, prepare
 from .sources import Loaded, PageJob, Parsed, capped, load_source, parse_page_jobs
 
 Progress = Callable[[str], None]
@@ -487,6 +487,7 @@ def _page_docs(
             code=code,
             anchors=to_stored(section.anchors),
             plain=_plain(section),
+            fences=_fences(section.text),
         )
 
 
@@ -498,6 +499,13 @@ def _plain(section) -> tuple | None:
     marks, _names = heading_marks(from_stored(stored), section.level)
     plain = prepare(section.text, marks)
     return plain.to_stored() if plain is not None else None
+
+
+def _fences(text: str) -> tuple | None:
+    """A long section's code blocks (none: an empty tuple), found once here for its
+    snippets (``snippets.fenced_spans``); None for a short section."""
+    spans = fenced_spans(text)
+    return tuple(spans) if spans is not None else None
 
 
 def _manifest(

@@ -180,6 +180,7 @@ def make_schema() -> fields.Schema:
         type=fields.ID(stored=True),
         content=fields.STORED(),
         plain=fields.STORED(),  # snippets.PlainText.to_stored; absent for a long section
+        fences=fields.STORED(),  # snippets.fenced_spans of a long section; absent when none
         content_hash=fields.STORED(),
         order=fields.STORED(),
         **text,

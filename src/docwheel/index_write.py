@@ -94,6 +94,8 @@ class IndexDoc:
     # The text a snippet is cut from (snippets.PlainText.to_stored); None (a section too
     # long for one) stores nothing.
     plain: tuple | None = None
+    # A long section's fenced code blocks (snippets.fenced_spans); None stores nothing.
+    fences: tuple | None = None
 
 
 def write_index(

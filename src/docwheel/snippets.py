@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 WIDTH = 300
 _MAX_PROBE_HITS = 2000  # enough for any section; bounds the work on a pathological one
 _MAX_WINDOWS = 300  # candidate passages scored per section (from its first matches)
@@ -147,6 +149,7 @@ def placed_snippet(
     width: int = WIDTH,
     marks: Sequence[int] = (),
     prepared: PlainText | None = None,
+    fences: Sequence[tuple[int, int, str]] | None = None,
 ) -> tuple[str, int]:
     """``make_snippet``, and under which of ``marks`` the passage lies: the index of the
     last mark (ascending offsets of line starts in ``markdown``, where deeper headings
@@ -154,7 +157,8 @@ def placed_snippet(
     nothing matched. The snippet is the same with or without marks.
 
     ``prepared`` is ``prepare(markdown, marks)`` computed ahead (the build stores it for
-    each section): the same snippet, without stripping the markup again."""
+    each short section), ``fences`` is ``fenced_spans(markdown)`` (stored for a long one):
+    the same snippet, without stripping the markup or finding the code blocks again."""
     wanted = set(query_terms)
     if len(markdown) <= EXCERPT_FROM:
         plain = prepared if prepared is not None else prepare(markdown, marks)
@@ -162,17 +166,19 @@ def placed_snippet(
         placed = _snippet_of(plain, wanted, terms_of, width)
         snippet, under, _matched = placed
         return snippet, plain.kept[under] if under >= 0 else -1
-    if marks and (fences := _fenced_spans(markdown)):
+    spans = list(fences) if fences is not None else _fenced_spans(markdown)
+    if marks and spans:
         # A mark that this module reads as inside code (its fence rules are simpler than
         # the parser's) must not cut the text: the code after it would be read as prose.
-        kept = _kept_marks(markdown, marks, fences)
+        kept = _kept_marks(markdown, marks, spans)
         if len(kept) < len(marks):
             snippet, under = placed_snippet(
-                markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept]
+                markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept],
+                fences=spans,
             )
             return snippet, kept[under] if under >= 0 else -1
     excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
-        markdown, _probes(wanted), width
+        markdown, _probes(wanted), width, spans
     )
     # No query term anywhere in the raw text: the opening it is. Otherwise the raw
     # text's matches may all sit in link targets or tags the reader never sees, and
@@ -341,7 +347,10 @@ def _probes(wanted: set[str]) -> set[str]:
 
 
 def _excerpt(
-    markdown: str, probes: set[str], width: int
+    markdown: str,
+    probes: set[str],
+    width: int,
+    fences: Sequence[tuple[int, int, str]] | None = None,
 ) -> tuple[str, bool, bool, bool, int, int]:
     """The whole lines of a long section around its likeliest passage, whether text was
     cut before and after it, whether any query term occurs in the raw text at all, where
@@ -352,38 +361,24 @@ def _excerpt(
     of a search's time (a spec page is tens of kilobytes). The passage is found on the raw
     text the way ``_best_start`` finds it on the plain text (most distinct query terms
     within a window, code counting half), then only its surroundings are processed."""
-    hits = sorted(_probe_hits(markdown.lower(), probes))
-    if not hits:
+    order = sorted(probes)
+    found = _probe_positions(markdown.lower(), probes)
+    if not any(found.values()):
         opening = _whole_lines(markdown, 0, EXCERPT_REACH)
         return opening, False, len(opening) < len(markdown), False, 0, 0
-    fences = _fenced_spans(markdown)
-    fence_starts = [start for start, _end, _opener in fences]
-    weights = [0.5 if _inside(fences, fence_starts, at) else 1.0 for at, _probe in hits]
-    reach = 2 * width  # raw text carries markup the passage will not show
-    # Slide a window from each hit: per term, how many of its hits in the window are in
-    # prose and how many in code; a term counts 1 with any in prose, else 0.5.
-    # The window's score is kept up to date as hits enter and leave it (sums of 1 and 0.5
-    # are exact, so it equals the sum over every probe).
-    prose: Counter[str] = Counter()
-    code: Counter[str] = Counter()
-
-    def worth(term: str) -> float:
-        return 1.0 if prose[term] else 0.5 if code[term] else 0.0
-
-    def move(k: int, step: int) -> float:
-        term = hits[k][1]
-        before = worth(term)
-        (prose if weights[k] == 1.0 else code)[term] += step
-        return worth(term) - before
-
-    best, best_at, j, score = -1.0, hits[0][0], 0, 0.0
-    for i, (at, _probe) in enumerate(hits[:_MAX_WINDOWS]):
-        while j < len(hits) and hits[j][0] <= at + reach:
-            score += move(j, 1)
-            j += 1
-        if score > best:
-            best, best_at = score, at
-        score += move(i, -1)
+    if fences is None:
+        fences = _fenced_spans(markdown)
+    fences = list(fences)
+    # Every hit (position, probe) in the order sorted((at, probe)) gives: by position,
+    # then by probe.
+    at = np.concatenate([np.asarray(found[probe], dtype=np.int64) for probe in order])
+    term = np.concatenate(
+        [np.full(len(found[probe]), n, dtype=np.int64) for n, probe in enumerate(order)]
+    )
+    ranked = np.lexsort((term, at))
+    at, term = at[ranked], term[ranked]
+    in_code = _inside_any(fences, at)
+    best_at = int(at[_best_window(at, term, in_code, len(order), 2 * width)])
     lo = markdown.rfind("\n", 0, max(0, best_at - EXCERPT_REACH // 4)) + 1
     excerpt = _whole_lines(markdown, lo, EXCERPT_REACH + (best_at - lo))
     cut_after = lo + len(excerpt) < len(markdown)
@@ -393,6 +388,54 @@ def _excerpt(
         excerpt = f"{opener}\n{excerpt}"  # the excerpt starts inside a code block
         shift = len(opener) + 1
     return excerpt, lo > 0, cut_after, True, lo, shift
+
+
+def _probe_positions(lowered: str, probes: set[str]) -> dict[str, list[int]]:
+    """``_probe_hits`` by probe: where each occurs (at most ``_MAX_PROBE_HITS`` in all,
+    counted in the set's order, as ``_probe_hits`` counts them)."""
+    found: dict[str, list[int]] = {}
+    left = _MAX_PROBE_HITS
+    for probe in probes:
+        places: list[int] = []
+        if probe and left:
+            # Non-overlapping occurrences, as str.find from the end of the last one.
+            places = [m.start() for m in re.finditer(re.escape(probe), lowered)][:left]
+            left -= len(places)
+        found[probe] = places
+    return found
+
+
+def _inside_any(spans: list[tuple[int, int, str]], at: np.ndarray) -> np.ndarray:
+    """``_inside`` for every position of ``at``: whether it lies inside a code block."""
+    if not spans:
+        return np.zeros(len(at), dtype=bool)
+    starts = np.array([start for start, _end, _opener in spans], dtype=np.int64)
+    ends = np.array([end for _start, end, _opener in spans], dtype=np.int64)
+    k = np.searchsorted(starts, at, side="right") - 1
+    inside = k >= 0
+    k = np.maximum(k, 0)
+    return inside & (starts[k] < at) & (at < ends[k])
+
+
+def _best_window(
+    at: np.ndarray, term: np.ndarray, in_code: np.ndarray, n_terms: int, reach: int
+) -> int:
+    """Which of the first ``_MAX_WINDOWS`` hits (ascending ``at``) opens the best window:
+    the hits from it up to ``reach`` characters on, scored per term 1 with a hit in prose,
+    else 0.5 with one in code; the first of equals. Sums of 1 and 0.5 are exact, so this is
+    the score a walk over the hits adds up, computed for all windows at once."""
+    windows = min(len(at), _MAX_WINDOWS)
+    upto = np.searchsorted(at, at[:windows] + reach, side="right")
+    score = np.zeros(windows)
+    for n in range(n_terms):
+        mine = term == n
+        prose = np.concatenate(([0], np.cumsum(mine & ~in_code)))
+        code = np.concatenate(([0], np.cumsum(mine & in_code)))
+        first = np.arange(windows)
+        has_prose = prose[upto] - prose[first] > 0
+        has_code = code[upto] - code[first] > 0
+        score += np.where(has_prose, 1.0, np.where(has_code, 0.5, 0.0))
+    return int(np.argmax(score))
 
 
 def _probe_hits(lowered: str, probes: set[str]) -> list[tuple[int, str]]:
@@ -409,6 +452,13 @@ def _probe_hits(lowered: str, probes: set[str]) -> list[tuple[int, str]]:
 def _whole_lines(markdown: str, start: int, size: int) -> str:
     end = markdown.find("\n", start + size)
     return markdown[start:] if end == -1 else markdown[start:end]
+
+
+def fenced_spans(markdown: str) -> list[tuple[int, int, str]] | None:
+    """``_fenced_spans`` of a long section, for the build to store (None for a short one,
+    whose ``prepare`` says all a snippet needs): finding them was a fifth of a long
+    section's snippet time."""
+    return _fenced_spans(markdown) if len(markdown) > EXCERPT_FROM else None
 
 
 def _fenced_spans(markdown: str) -> list[tuple[int, int, str]]:
