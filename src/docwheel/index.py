@@ -855,7 +855,11 @@ class WhooshIndex:
             for word in words:
                 mask[self._impacts.documents(word)] = True
             for child in rest:
-                mask |= self._matches(child, within)
+                # A section one alternative matched needs no look for the others (a phrase
+                # is looked for field by field): only where nothing matched yet, and only
+                # where the caller looks.
+                unmatched = ~mask if within is None else within & ~mask
+                mask |= self._matches(child, unmatched)
             return mask
         if isinstance(q, query.And):
             # Each part is looked for only where the parts before it matched: a second
