@@ -15,8 +15,10 @@ from docwheel.anchors import from_stored, heading_marks
 from docwheel.build import build_from_file
 from docwheel.snippets import (
     EXCERPT_FROM,
+    _SENTENCE_END,
     PlainText,
     _best_window,
+    _Sentences,
     _excerpt,
     _fenced_spans,
     fenced_spans,
@@ -239,6 +241,32 @@ def test_the_best_window_computed_at_once_is_the_one_a_walk_over_the_hits_finds(
         code = np.array([h[2] for h in flat], dtype=bool)
         reach = rng.choice([50, 300, 600])
         assert _best_window(at, term, code, 4, reach) == _walked_window(flat, reach, 300)
+
+
+def _searched_sentence_start(text: str, pos: int, reach: int = 80) -> int:
+    """A sentence's start by searching back from ``pos``: the last sentence end in the
+    ``reach`` characters before it, else a few words back (the whole text's start when near)."""
+    lo = max(0, pos - reach)
+    last = None
+    for m in _SENTENCE_END.finditer(text, lo, pos):
+        last = m.end()
+    if last is not None:
+        return last
+    if lo == 0:
+        return 0
+    space = text.find(" ", max(0, pos - reach // 3), pos)
+    return space + 1 if space != -1 else pos
+
+
+def test_sentence_starts_from_one_pass_are_the_ones_a_search_back_finds():
+    rng = random.Random(11)
+    for _ in range(200):
+        # Sentence ends far apart, so the one at a window's very start is often the last.
+        chars = rng.choices("ab .:!?\n\t", weights=[30, 30, 20, 1, 1, 1, 1, 1, 1], k=rng.randint(0, 400))
+        text = "".join(chars)
+        sentences = _Sentences(text)
+        for pos in range(len(text) + 1):
+            assert sentences.start(pos) == _searched_sentence_start(text, pos)
 
 
 def test_a_long_sections_stored_code_blocks_give_the_same_snippet_as_finding_them():

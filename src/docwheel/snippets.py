@@ -543,37 +543,56 @@ def _word_start(text: str, at: int) -> int:
 def _best_start(text: str, words: list[tuple[int, int, str, bool]], width: int) -> int:
     best_score, best_start = 0.0, 0
     matches = [w for w in words if w[2] is not None]
+    sentences = _Sentences(text)
     previous_start = -1
-    for i, (start, _end, _term, _code) in enumerate(matches[:_MAX_WINDOWS]):
-        window_start = _sentence_start(text, start)
+    for i in range(min(len(matches), _MAX_WINDOWS)):
+        window_start = sentences.start(matches[i][0])
         if window_start == previous_start:
             continue  # the same window as the match before: already scored
         previous_start = window_start
         distinct: dict[str, float] = {}
-        for s, e, term, code in matches[i:]:
+        for k in range(i, len(matches)):
+            _s, e, term, code = matches[k]
             if e > window_start + width:
                 break
             weight = 0.5 if code else 1.0
-            distinct[term] = max(distinct.get(term, 0.0), weight)  # type: ignore[index]
+            if distinct.get(term, 0.0) < weight:
+                distinct[term] = weight
         score = sum(distinct.values()) + 0.01 * len(distinct)
         if score > best_score:
             best_score, best_start = score, window_start
     return best_start
 
 
-def _sentence_start(text: str, pos: int, reach: int = 80) -> int:
-    """Back up from ``pos`` to the start of its sentence, or a few words when that is far."""
-    lo = max(0, pos - reach)
-    last = None
-    for m in _SENTENCE_END.finditer(text, lo, pos):
-        last = m.end()
-    if last is not None:
-        return last
-    if lo == 0:
-        return 0
-    lo = max(0, pos - reach // 3)
-    space = text.find(" ", lo, pos)
-    return space + 1 if space != -1 else pos
+class _Sentences:
+    """Where the sentence holding a position of ``text`` starts (``start``), or a few
+    words back when that is far: for every match of a snippet, so its sentence ends are
+    found in one pass, not searched for around each match.
+
+    ``_SENTENCE_END`` searched from ``lo`` finds the ends of the whole text's matches that
+    start at ``lo`` or later; a "\\n" matches on its own too, so a match that ends with
+    one is found from the "\\n" (its ``latest`` start)."""
+
+    def __init__(self, text: str, reach: int = 80):
+        self.text = text
+        self.reach = reach
+        self.ends: list[int] = []
+        self.latest: list[int] = []
+        for m in _SENTENCE_END.finditer(text):
+            end = m.end()
+            self.ends.append(end)
+            self.latest.append(end - 1 if text[end - 1] == "\n" else m.start())
+
+    def start(self, pos: int) -> int:
+        lo = max(0, pos - self.reach)
+        k = bisect.bisect_right(self.ends, pos) - 1
+        if k >= 0 and self.latest[k] >= lo:
+            return self.ends[k]
+        if lo == 0:
+            return 0
+        lo = max(0, pos - self.reach // 3)
+        space = self.text.find(" ", lo, pos)
+        return space + 1 if space != -1 else pos
 
 
 def _cut_end(text: str, start: int, width: int) -> int:
