@@ -392,15 +392,17 @@ def _excerpt(
 
 def _probe_positions(lowered: str, probes: set[str]) -> dict[str, list[int]]:
     """``_probe_hits`` by probe: where each occurs (at most ``_MAX_PROBE_HITS`` in all,
-    counted in the set's order, as ``_probe_hits`` counts them)."""
+    counted in the set's order, as ``_probe_hits`` counts them). str.find scans faster
+    than a regular expression; each scan of a long page is most of this."""
     found: dict[str, list[int]] = {}
     left = _MAX_PROBE_HITS
     for probe in probes:
         places: list[int] = []
-        if probe and left:
-            # Non-overlapping occurrences, as str.find from the end of the last one.
-            places = [m.start() for m in re.finditer(re.escape(probe), lowered)][:left]
-            left -= len(places)
+        at = lowered.find(probe) if left else -1
+        while at != -1 and len(places) < left:
+            places.append(at)
+            at = lowered.find(probe, at + len(probe))
+        left -= len(places)
         found[probe] = places
     return found
 
