@@ -10,7 +10,6 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -170,7 +169,7 @@ def placed_snippet(
     if marks and spans:
         # A mark that this module reads as inside code (its fence rules are simpler than
         # the parser's) must not cut the text: the code after it would be read as prose.
-        kept = _kept_marks(markdown, marks, spans)
+        kept = _kept_marks(marks, spans)
         if len(kept) < len(marks):
             snippet, under = placed_snippet(
                 markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept],
@@ -231,15 +230,13 @@ def prepare(markdown: str, marks: Sequence[int] = ()) -> PlainText | None:
         return None
     kept = list(range(len(marks)))
     if marks and (fences := _fenced_spans(markdown)):
-        kept = _kept_marks(markdown, marks, fences)
+        kept = _kept_marks(marks, fences)
     segments, starts = _marked_segments(markdown, [marks[k] for k in kept])
     text, code_spans = _joined(segments)
     return PlainText(text, tuple(code_spans), tuple(starts), tuple(kept))
 
 
-def _kept_marks(
-    markdown: str, marks: Sequence[int], fences: list[tuple[int, int, str]]
-) -> list[int]:
+def _kept_marks(marks: Sequence[int], fences: list[tuple[int, int, str]]) -> list[int]:
     """Which of ``marks`` are not inside a fenced code block (places in ``marks``)."""
     fence_starts = [start for start, _end, _opener in fences]
     return [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
@@ -428,12 +425,13 @@ def _best_window(
     the score a walk over the hits adds up, computed for all windows at once."""
     windows = min(len(at), _MAX_WINDOWS)
     upto = np.searchsorted(at, at[:windows] + reach, side="right")
+    first = np.arange(windows)
     score = np.zeros(windows)
     for n in range(n_terms):
         mine = term == n
+        # How many of the term's hits in prose (in code) come before each hit.
         prose = np.concatenate(([0], np.cumsum(mine & ~in_code)))
         code = np.concatenate(([0], np.cumsum(mine & in_code)))
-        first = np.arange(windows)
         has_prose = prose[upto] - prose[first] > 0
         has_code = code[upto] - code[first] > 0
         score += np.where(has_prose, 1.0, np.where(has_code, 0.5, 0.0))
