@@ -199,8 +199,9 @@ def placed_snippet(
 class PlainText:
     """A short section's text as a snippet is cut from it: markup stripped, prose and code
     segments joined by one ``\\n`` each, where each code segment lies (``code_spans``),
-    where the text after each kept mark begins (``starts``) and which of the marks given
-    those are (``kept``: a mark read as inside code does not cut the text).
+    where the text after each kept mark begins (``starts``), which of the marks given
+    those are (``kept``: a mark read as inside code does not cut the text), and where its
+    sentences end (``sentence_ends``, ``_Sentences``).
 
     Stripping markup was a third of a snippet's time and depends on the section alone,
     so the build does it once per section (``prepare``) and stores it (``to_stored``)."""
@@ -209,17 +210,20 @@ class PlainText:
     code_spans: tuple[tuple[int, int], ...]
     starts: tuple[int, ...]
     kept: tuple[int, ...]
+    sentence_ends: tuple[int, ...] | None = None  # None: found when needed
 
     def to_stored(self) -> tuple:
-        return (self.text, [list(span) for span in self.code_spans], list(self.starts), list(self.kept))
+        spans = [list(span) for span in self.code_spans]
+        ends = list(self.sentence_ends if self.sentence_ends is not None else _sentence_ends(self.text))
+        return (self.text, spans, list(self.starts), list(self.kept), ends)
 
     @classmethod
     def from_stored(cls, stored: object) -> PlainText | None:
         """The stored form read back; None for a section stored without one (a long one)."""
         if not stored:
             return None
-        text, spans, starts, kept = stored  # type: ignore[misc]
-        return cls(text, tuple((lo, hi) for lo, hi in spans), tuple(starts), tuple(kept))
+        text, spans, starts, kept, ends = stored  # type: ignore[misc]
+        return cls(text, tuple((lo, hi) for lo, hi in spans), tuple(starts), tuple(kept), tuple(ends))
 
 
 def prepare(markdown: str, marks: Sequence[int] = ()) -> PlainText | None:
@@ -233,7 +237,7 @@ def prepare(markdown: str, marks: Sequence[int] = ()) -> PlainText | None:
         kept = _kept_marks(marks, fences)
     segments, starts = _marked_segments(markdown, [marks[k] for k in kept])
     text, code_spans = _joined(segments)
-    return PlainText(text, tuple(code_spans), tuple(starts), tuple(kept))
+    return PlainText(text, tuple(code_spans), tuple(starts), tuple(kept), tuple(_sentence_ends(text)))
 
 
 def _kept_marks(marks: Sequence[int], fences: list[tuple[int, int, str]]) -> list[int]:
@@ -290,7 +294,7 @@ def _snippet_of(
     words = _matched_words(text, wanted, terms_of, list(plain.code_spans))
     if not words and needs_match:
         return None
-    start = _best_start(text, words, width) if words else 0
+    start = _best_start(text, words, width, plain.sentence_ends) if words else 0
     end = _cut_end(text, start, width)
     marked = _mark(text, start, end, words)
     prefix = "… " if start > 0 or cut_before else ""
@@ -540,10 +544,15 @@ def _word_start(text: str, at: int) -> int:
     return at
 
 
-def _best_start(text: str, words: list[tuple[int, int, str, bool]], width: int) -> int:
+def _best_start(
+    text: str,
+    words: list[tuple[int, int, str, bool]],
+    width: int,
+    sentence_ends: Sequence[int] | None = None,
+) -> int:
     best_score, best_start = 0.0, 0
     matches = [w for w in words if w[2] is not None]
-    sentences = _Sentences(text)
+    sentences = _Sentences(text, sentence_ends)
     previous_start = -1
     for i in range(min(len(matches), _MAX_WINDOWS)):
         window_start = sentences.start(matches[i][0])
@@ -573,26 +582,30 @@ class _Sentences:
     start at ``lo`` or later; a "\\n" matches on its own too, so a match that ends with
     one is found from the "\\n" (its ``latest`` start)."""
 
-    def __init__(self, text: str, reach: int = 80):
+    def __init__(self, text: str, ends: Sequence[int] | None = None, reach: int = 80):
         self.text = text
         self.reach = reach
-        self.ends: list[int] = []
-        self.latest: list[int] = []
-        for m in _SENTENCE_END.finditer(text):
-            end = m.end()
-            self.ends.append(end)
-            self.latest.append(end - 1 if text[end - 1] == "\n" else m.start())
+        self.ends = ends if ends is not None else _sentence_ends(text)
 
     def start(self, pos: int) -> int:
         lo = max(0, pos - self.reach)
         k = bisect.bisect_right(self.ends, pos) - 1
-        if k >= 0 and self.latest[k] >= lo:
-            return self.ends[k]
+        if k >= 0:
+            end = self.ends[k]
+            # A match is "\n" alone or a mark and a space: two characters.
+            latest = end - 1 if self.text[end - 1] == "\n" else end - 2
+            if latest >= lo:
+                return end
         if lo == 0:
             return 0
         lo = max(0, pos - self.reach // 3)
         space = self.text.find(" ", lo, pos)
         return space + 1 if space != -1 else pos
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """Where each match of ``_SENTENCE_END`` in ``text`` ends (what ``_Sentences`` reads)."""
+    return [m.end() for m in _SENTENCE_END.finditer(text)]
 
 
 def _cut_end(text: str, start: int, width: int) -> int:
