@@ -4,7 +4,31 @@ from __future__ import annotations
 
 import re
 
-from docwheel.snippets import EXCERPT_FROM, _excerpt, make_snippet, plain_segments
+import pickle
+import random
+from pathlib import Path
+
+import numpy as np
+
+import docwheel
+from docwheel.anchors import from_stored, heading_marks
+from docwheel.build import build_from_file
+from docwheel.snippets import (
+    EXCERPT_FROM,
+    _SENTENCE_END,
+    PlainText,
+    _best_window,
+    _Sentences,
+    _excerpt,
+    _fenced_spans,
+    fenced_spans,
+    make_snippet,
+    placed_snippet,
+    plain_segments,
+    prepare,
+)
+
+from helpers import site_config
 
 
 def _terms_of(word: str) -> list[str]:
@@ -150,3 +174,127 @@ def test_a_long_section_without_any_query_term_gives_its_opening():
     text = "First words of the page.\n\n" + FILLER * 80
     snippet = make_snippet(text, {"absent"}, _terms_of)
     assert snippet.startswith("First words of the page.") and snippet.endswith(" …")
+
+
+# -- the text a snippet is cut from, prepared at build time --------------------------------
+
+PREPARED_TEXTS = [
+    ("", []),
+    ("Rotate the key. " * 20, []),
+    ("Intro about keys.\n\n#### Rotate\n\nRotate a **key** with `rotate_key()`.\n\n"
+     "##### Later\n\nMore [key](https://x.io/key) words &amp; <b>tags</b>.", ["#### Rotate", "##### Later"]),
+    # A mark inside a fence (as this module reads fences) does not cut the text.
+    ("Keys first.\n\n```\nrotate key\n\n#### Inside\n\nkey code\n```\n\n#### After\n\nkey prose",
+     ["#### Inside", "#### After"]),
+    ("```python\nkey = rotate()\n```\n\n| key | rotate |\n|---|---|\n| a | b |\n\n\\_key\\_ *rotate*", []),
+]
+
+
+def _round_trip(plain: PlainText | None) -> PlainText | None:
+    # As the index stores it: pickled, then read back.
+    return PlainText.from_stored(pickle.loads(pickle.dumps(plain.to_stored() if plain else None, 2)))
+
+
+def test_a_prepared_section_gives_the_same_snippet_and_heading_as_its_markdown():
+    for text, headings in PREPARED_TEXTS:
+        marks = [text.index(h) for h in headings]
+        prepared = _round_trip(prepare(text, marks))
+        assert prepared is not None
+        for terms in ({"key"}, {"rotat", "kei"}, {"rotate_key", "tag"}, {"absent"}, set()):
+            assert placed_snippet(text, terms, _terms_of, marks=marks, prepared=prepared) == (
+                placed_snippet(text, terms, _terms_of, marks=marks)
+            )
+
+
+def test_a_long_section_is_not_prepared_and_is_cut_at_search_time():
+    text = FILLER * 60 + "Rotate the signing key every ninety days.\n\n" + FILLER * 60
+    assert prepare(text) is None and PlainText.from_stored(None) is None
+    assert prepare(text[:EXCERPT_FROM]) is not None
+
+
+def _walked_window(hits: list[tuple[int, int, bool]], reach: int, windows: int) -> int:
+    """The best window by the plain definition: for each of the first ``windows`` hits
+    (position, term, in code), the hits from it up to ``reach`` further; a term counts 1
+    with a hit in prose there, else 0.5 with one in code; the first best."""
+    best, best_k = -1.0, 0
+    for k, (at, _term, _code) in enumerate(hits[:windows]):
+        inside = [h for h in hits[k:] if h[0] <= at + reach]
+        worth: dict[int, float] = {}
+        for _at, term, code in inside:
+            worth[term] = max(worth.get(term, 0.0), 0.5 if code else 1.0)
+        if sum(worth.values()) > best:
+            best, best_k = sum(worth.values()), k
+    return best_k
+
+
+def test_the_best_window_computed_at_once_is_the_one_a_walk_over_the_hits_finds():
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 60)
+        hits = sorted(
+            (rng.randint(0, 3000), rng.randint(0, 3), rng.random() < 0.3) for _ in range(n)
+        )
+        hits = sorted({(at, term): code for at, term, code in hits}.items())
+        flat = [(at, term, code) for (at, term), code in hits]
+        at = np.array([h[0] for h in flat], dtype=np.int64)
+        term = np.array([h[1] for h in flat], dtype=np.int64)
+        code = np.array([h[2] for h in flat], dtype=bool)
+        reach = rng.choice([50, 300, 600])
+        assert _best_window(at, term, code, 4, reach) == _walked_window(flat, reach, 300)
+
+
+def _searched_sentence_start(text: str, pos: int, reach: int = 80) -> int:
+    """A sentence's start by searching back from ``pos``: the last sentence end in the
+    ``reach`` characters before it, else a few words back (the whole text's start when near)."""
+    lo = max(0, pos - reach)
+    last = None
+    for m in _SENTENCE_END.finditer(text, lo, pos):
+        last = m.end()
+    if last is not None:
+        return last
+    if lo == 0:
+        return 0
+    space = text.find(" ", max(0, pos - reach // 3), pos)
+    return space + 1 if space != -1 else pos
+
+
+def test_sentence_starts_from_one_pass_are_the_ones_a_search_back_finds():
+    rng = random.Random(11)
+    for _ in range(200):
+        # Sentence ends far apart, so the one at a window's very start is often the last.
+        chars = rng.choices("ab .:!?\n\t", weights=[30, 30, 20, 1, 1, 1, 1, 1, 1], k=rng.randint(0, 400))
+        text = "".join(chars)
+        sentences = _Sentences(text)
+        for pos in range(len(text) + 1):
+            assert sentences.start(pos) == _searched_sentence_start(text, pos)
+
+
+def test_a_long_sections_stored_code_blocks_give_the_same_snippet_as_finding_them():
+    code = "\n".join(f"line_{i} = compute({i})" for i in range(200))
+    text = FILLER * 30 + "#### Keys\n\n```python\n" + code + "\nrotate_key(now)\n```\n\n" + FILLER * 30
+    marks = [text.index("#### Keys")]
+    assert fenced_spans(text) == _fenced_spans(text) and fenced_spans(FILLER) is None
+    for terms in ({"rotate_key"}, {"compute", "filler"}, {"absent"}):
+        assert placed_snippet(text, terms, _terms_of, marks=marks, fences=fenced_spans(text)) == (
+            placed_snippet(text, terms, _terms_of, marks=marks)
+        )
+
+
+def test_the_build_stores_each_short_sections_prepared_text_and_search_snippets_match_it(tmp_path: Path):
+    build_from_file(site_config(tmp_path), tmp_path / "index")
+    with docwheel.open_index(tmp_path / "index") as docs:
+        stored = list(docs._wix.all_stored())
+        assert stored and all(
+            ("plain" in doc) == (len(doc["content"]) <= EXCERPT_FROM) != ("fences" in doc)
+            for doc in stored
+        )
+        for doc in stored:
+            marks, _names = heading_marks(from_stored(doc.get("anchors")), doc["level"])
+            assert PlainText.from_stored(doc.get("plain")) == prepare(doc["content"], marks)
+        found = docs.search("install the widget configuration", limit=10)
+        assert found.results
+        terms = set(docs._wix.search("install the widget configuration", limit=10).terms)
+        for hit in found.results:
+            doc = docs._wix.stored(hit.ref)
+            marks, _names = heading_marks(from_stored(doc.get("anchors")), doc["level"])
+            assert hit.snippet == placed_snippet(doc["content"], terms, docs._wix.word_terms, marks=marks)[0]

@@ -20,7 +20,7 @@ from .doctypes import DOC_TYPES, query_types
 from .errors import IndexLoadError, QueryError, UnknownRefError
 from .index import Outcome, Scope, WhooshIndex
 from .models import Document, Hit, OutlineEntry, PageOutline, SearchResult
-from .snippets import placed_snippet
+from .snippets import PlainText, placed_snippet
 from .versions import newest_first, version_key
 
 MANIFEST_NAME = "manifest.json"
@@ -372,7 +372,9 @@ class DocIndex:
         # A match under a heading deeper than the section's: the URL points at that heading.
         offsets, names = heading_marks(from_stored(doc.get("anchors")), doc["level"])
         snippet, under = placed_snippet(
-            doc["content"], terms, self._wix.word_terms, marks=offsets
+            doc["content"], terms, self._wix.word_terms, marks=offsets,
+            prepared=PlainText.from_stored(doc.get("plain")),
+            fences=_stored_fences(doc),
         )
         return Hit(
             ref=doc["ref"],
@@ -527,6 +529,13 @@ class DocIndex:
             dataclasses.replace(p, sections=tuple(entries[ref]))
             for ref, p in pages.items()
         ]
+
+
+def _stored_fences(doc: dict) -> list[tuple[int, int, str]] | None:
+    """A long section's code blocks as the build stored them (None: not stored, found at
+    search time)."""
+    stored = doc.get("fences")
+    return None if stored is None else [(int(a), int(b), str(line)) for a, b, line in stored]
 
 
 def _section_url(doc: dict) -> str:

@@ -91,6 +91,11 @@ class IndexDoc:
     anchors: tuple[tuple[str, str, int, int], ...] | None = None
     type: str = "guide"  # the page's document type (doctypes.DOC_TYPES)
     heading_markdown: str | None = None  # Section.heading_markdown; None stores nothing
+    # The text a snippet is cut from (snippets.PlainText.to_stored); None (a section too
+    # long for one) stores nothing.
+    plain: tuple | None = None
+    # A long section's fenced code blocks (snippets.fenced_spans); None stores nothing.
+    fences: tuple | None = None
 
 
 def write_index(

@@ -10,9 +10,10 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 WIDTH = 300
 _MAX_PROBE_HITS = 2000  # enough for any section; bounds the work on a pathological one
@@ -146,40 +147,117 @@ def placed_snippet(
     *,
     width: int = WIDTH,
     marks: Sequence[int] = (),
+    prepared: PlainText | None = None,
+    fences: Sequence[tuple[int, int, str]] | None = None,
 ) -> tuple[str, int]:
     """``make_snippet``, and under which of ``marks`` the passage lies: the index of the
     last mark (ascending offsets of line starts in ``markdown``, where deeper headings
     begin) at or before the passage's first match; -1 when it is before them all or
-    nothing matched. The snippet is the same with or without marks."""
-    if marks and (fences := _fenced_spans(markdown)):
+    nothing matched. The snippet is the same with or without marks.
+
+    ``prepared`` is ``prepare(markdown, marks)`` computed ahead (the build stores it for
+    each short section), ``fences`` is ``fenced_spans(markdown)`` (stored for a long one):
+    the same snippet, without stripping the markup or finding the code blocks again."""
+    wanted = set(query_terms)
+    if len(markdown) <= EXCERPT_FROM:
+        plain = prepared if prepared is not None else prepare(markdown, marks)
+        assert plain is not None
+        placed = _snippet_of(plain, wanted, terms_of, width)
+        snippet, under, _matched = placed
+        return snippet, plain.kept[under] if under >= 0 else -1
+    spans = list(fences) if fences is not None else _fenced_spans(markdown)
+    if marks and spans:
         # A mark that this module reads as inside code (its fence rules are simpler than
         # the parser's) must not cut the text: the code after it would be read as prose.
-        fence_starts = [start for start, _end, _opener in fences]
-        kept = [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
+        kept = _kept_marks(marks, spans)
         if len(kept) < len(marks):
             snippet, under = placed_snippet(
-                markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept]
+                markdown, query_terms, terms_of, width=width, marks=[marks[k] for k in kept],
+                fences=spans,
             )
             return snippet, kept[under] if under >= 0 else -1
-    wanted = set(query_terms)
-    if len(markdown) > EXCERPT_FROM:
-        excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
-            markdown, _probes(wanted), width
-        )
-        # No query term anywhere in the raw text: the opening it is. Otherwise the raw
-        # text's matches may all sit in link targets or tags the reader never sees, and
-        # then the whole section is searched after all.
-        needs_match = found and (cut_before or cut_after)
-        above = bisect.bisect_left(marks, lo)  # marks before the excerpt
-        inside = [m - lo + shift for m in marks[above:] if m - lo < len(excerpt) - shift]
-        placed = _snippet(
-            excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match, inside
-        )
-        if placed is not None:
-            snippet, under, matched = placed
-            return snippet, (above + under if under >= 0 else above - 1) if matched else -1
+    excerpt, cut_before, cut_after, found, lo, shift = _excerpt(
+        markdown, _probes(wanted), width, spans
+    )
+    # No query term anywhere in the raw text: the opening it is. Otherwise the raw
+    # text's matches may all sit in link targets or tags the reader never sees, and
+    # then the whole section is searched after all.
+    needs_match = found and (cut_before or cut_after)
+    above = bisect.bisect_left(marks, lo)  # marks before the excerpt
+    inside = [m - lo + shift for m in marks[above:] if m - lo < len(excerpt) - shift]
+    placed = _snippet(
+        excerpt, wanted, terms_of, width, cut_before, cut_after, needs_match, inside
+    )
+    if placed is not None:
+        snippet, under, matched = placed
+        return snippet, (above + under if under >= 0 else above - 1) if matched else -1
     whole = _snippet(markdown, wanted, terms_of, width, marks=marks)
     return (whole[0], whole[1]) if whole is not None else ("", -1)
+
+
+@dataclass(frozen=True)
+class PlainText:
+    """A short section's text as a snippet is cut from it: markup stripped, prose and code
+    segments joined by one ``\\n`` each, where each code segment lies (``code_spans``),
+    where the text after each kept mark begins (``starts``), which of the marks given
+    those are (``kept``: a mark read as inside code does not cut the text), and where its
+    sentences end (``sentence_ends``, ``_Sentences``).
+
+    Stripping markup was a third of a snippet's time and depends on the section alone,
+    so the build does it once per section (``prepare``) and stores it (``to_stored``)."""
+
+    text: str
+    code_spans: tuple[tuple[int, int], ...]
+    starts: tuple[int, ...]
+    kept: tuple[int, ...]
+    sentence_ends: tuple[int, ...] | None = None  # None: found when needed
+
+    def to_stored(self) -> tuple:
+        spans = [list(span) for span in self.code_spans]
+        ends = list(self.sentence_ends if self.sentence_ends is not None else _sentence_ends(self.text))
+        return (self.text, spans, list(self.starts), list(self.kept), ends)
+
+    @classmethod
+    def from_stored(cls, stored: object) -> PlainText | None:
+        """The stored form read back; None for a section stored without one (a long one)."""
+        if not stored:
+            return None
+        text, spans, starts, kept, ends = stored  # type: ignore[misc]
+        return cls(text, tuple((lo, hi) for lo, hi in spans), tuple(starts), tuple(kept), tuple(ends))
+
+
+def prepare(markdown: str, marks: Sequence[int] = ()) -> PlainText | None:
+    """What ``placed_snippet`` reads of a section up to ``EXCERPT_FROM`` characters long,
+    given the marks it will be passed; None for a longer one (cut to an excerpt around the
+    query's words first, so nothing of it is fixed ahead)."""
+    if len(markdown) > EXCERPT_FROM:
+        return None
+    kept = list(range(len(marks)))
+    if marks and (fences := _fenced_spans(markdown)):
+        kept = _kept_marks(marks, fences)
+    segments, starts = _marked_segments(markdown, [marks[k] for k in kept])
+    text, code_spans = _joined(segments)
+    return PlainText(text, tuple(code_spans), tuple(starts), tuple(kept), tuple(_sentence_ends(text)))
+
+
+def _kept_marks(marks: Sequence[int], fences: list[tuple[int, int, str]]) -> list[int]:
+    """Which of ``marks`` are not inside a fenced code block (places in ``marks``)."""
+    fence_starts = [start for start, _end, _opener in fences]
+    return [k for k, at in enumerate(marks) if not _inside(fences, fence_starts, at)]
+
+
+def _joined(segments: list[_Segment]) -> tuple[str, list[tuple[int, int]]]:
+    """The segments' texts joined by ``\\n`` (a segment boundary counts as a sentence end
+    and is printed as a space), and where each code segment lies in it."""
+    text = ""
+    code_spans: list[tuple[int, int]] = []
+    for seg in segments:
+        if text:
+            text += "\n"
+        if seg.is_code:
+            code_spans.append((len(text), len(text) + len(seg.text)))
+        text += seg.text
+    return text, code_spans
 
 
 def _snippet(
@@ -195,25 +273,33 @@ def _snippet(
     """``placed_snippet`` for ``markdown``, an excerpt when cut before or after it, and
     whether it holds a match: None when ``needs_match`` and it holds no visible match."""
     segments, starts = _marked_segments(markdown, marks)
-    if not segments:
+    text, code_spans = _joined(segments)
+    plain = PlainText(text, tuple(code_spans), tuple(starts), ())
+    return _snippet_of(plain, wanted, terms_of, width, cut_before, cut_after, needs_match)
+
+
+def _snippet_of(
+    plain: PlainText,
+    wanted: set[str],
+    terms_of: Callable[[str], Iterable[str]],
+    width: int,
+    cut_before: bool = False,
+    cut_after: bool = False,
+    needs_match: bool = False,
+) -> tuple[str, int, bool] | None:
+    """``_snippet`` of text already stripped of its markup."""
+    text = plain.text
+    if not text:
         return "", -1, False
-    text = ""
-    code_spans: list[tuple[int, int]] = []
-    for seg in segments:
-        if text:
-            text += "\n"  # segment boundary; counts as a sentence end, printed as a space
-        if seg.is_code:
-            code_spans.append((len(text), len(text) + len(seg.text)))
-        text += seg.text
-    words = _matched_words(text, wanted, terms_of, code_spans)
+    words = _matched_words(text, wanted, terms_of, list(plain.code_spans))
     if not words and needs_match:
         return None
-    start = _best_start(text, words, width) if words else 0
+    start = _best_start(text, words, width, plain.sentence_ends) if words else 0
     end = _cut_end(text, start, width)
     marked = _mark(text, start, end, words)
     prefix = "… " if start > 0 or cut_before else ""
     suffix = " …" if end < len(text) or cut_after else ""
-    under = _mark_under(starts, words, start, end) if words and starts else -1
+    under = _mark_under(list(plain.starts), words, start, end) if words and plain.starts else -1
     return f"{prefix}{marked}{suffix}", under, bool(words)
 
 
@@ -262,7 +348,10 @@ def _probes(wanted: set[str]) -> set[str]:
 
 
 def _excerpt(
-    markdown: str, probes: set[str], width: int
+    markdown: str,
+    probes: set[str],
+    width: int,
+    fences: Sequence[tuple[int, int, str]] | None = None,
 ) -> tuple[str, bool, bool, bool, int, int]:
     """The whole lines of a long section around its likeliest passage, whether text was
     cut before and after it, whether any query term occurs in the raw text at all, where
@@ -273,38 +362,24 @@ def _excerpt(
     of a search's time (a spec page is tens of kilobytes). The passage is found on the raw
     text the way ``_best_start`` finds it on the plain text (most distinct query terms
     within a window, code counting half), then only its surroundings are processed."""
-    hits = sorted(_probe_hits(markdown.lower(), probes))
-    if not hits:
+    order = sorted(probes)
+    found = _probe_positions(markdown.lower(), probes)
+    if not any(found.values()):
         opening = _whole_lines(markdown, 0, EXCERPT_REACH)
         return opening, False, len(opening) < len(markdown), False, 0, 0
-    fences = _fenced_spans(markdown)
-    fence_starts = [start for start, _end, _opener in fences]
-    weights = [0.5 if _inside(fences, fence_starts, at) else 1.0 for at, _probe in hits]
-    reach = 2 * width  # raw text carries markup the passage will not show
-    # Slide a window from each hit: per term, how many of its hits in the window are in
-    # prose and how many in code; a term counts 1 with any in prose, else 0.5.
-    # The window's score is kept up to date as hits enter and leave it (sums of 1 and 0.5
-    # are exact, so it equals the sum over every probe).
-    prose: Counter[str] = Counter()
-    code: Counter[str] = Counter()
-
-    def worth(term: str) -> float:
-        return 1.0 if prose[term] else 0.5 if code[term] else 0.0
-
-    def move(k: int, step: int) -> float:
-        term = hits[k][1]
-        before = worth(term)
-        (prose if weights[k] == 1.0 else code)[term] += step
-        return worth(term) - before
-
-    best, best_at, j, score = -1.0, hits[0][0], 0, 0.0
-    for i, (at, _probe) in enumerate(hits[:_MAX_WINDOWS]):
-        while j < len(hits) and hits[j][0] <= at + reach:
-            score += move(j, 1)
-            j += 1
-        if score > best:
-            best, best_at = score, at
-        score += move(i, -1)
+    if fences is None:
+        fences = _fenced_spans(markdown)
+    fences = list(fences)
+    # Every hit (position, probe) in the order sorted((at, probe)) gives: by position,
+    # then by probe.
+    at = np.concatenate([np.asarray(found[probe], dtype=np.int64) for probe in order])
+    term = np.concatenate(
+        [np.full(len(found[probe]), n, dtype=np.int64) for n, probe in enumerate(order)]
+    )
+    ranked = np.lexsort((term, at))
+    at, term = at[ranked], term[ranked]
+    in_code = _inside_any(fences, at)
+    best_at = int(at[_best_window(at, term, in_code, len(order), 2 * width)])
     lo = markdown.rfind("\n", 0, max(0, best_at - EXCERPT_REACH // 4)) + 1
     excerpt = _whole_lines(markdown, lo, EXCERPT_REACH + (best_at - lo))
     cut_after = lo + len(excerpt) < len(markdown)
@@ -314,6 +389,57 @@ def _excerpt(
         excerpt = f"{opener}\n{excerpt}"  # the excerpt starts inside a code block
         shift = len(opener) + 1
     return excerpt, lo > 0, cut_after, True, lo, shift
+
+
+def _probe_positions(lowered: str, probes: set[str]) -> dict[str, list[int]]:
+    """``_probe_hits`` by probe: where each occurs (at most ``_MAX_PROBE_HITS`` in all,
+    counted in the set's order, as ``_probe_hits`` counts them). str.find scans faster
+    than a regular expression; each scan of a long page is most of this."""
+    found: dict[str, list[int]] = {}
+    left = _MAX_PROBE_HITS
+    for probe in probes:
+        places: list[int] = []
+        at = lowered.find(probe) if left else -1
+        while at != -1 and len(places) < left:
+            places.append(at)
+            at = lowered.find(probe, at + len(probe))
+        left -= len(places)
+        found[probe] = places
+    return found
+
+
+def _inside_any(spans: list[tuple[int, int, str]], at: np.ndarray) -> np.ndarray:
+    """``_inside`` for every position of ``at``: whether it lies inside a code block."""
+    if not spans:
+        return np.zeros(len(at), dtype=bool)
+    starts = np.array([start for start, _end, _opener in spans], dtype=np.int64)
+    ends = np.array([end for _start, end, _opener in spans], dtype=np.int64)
+    k = np.searchsorted(starts, at, side="right") - 1
+    inside = k >= 0
+    k = np.maximum(k, 0)
+    return inside & (starts[k] < at) & (at < ends[k])
+
+
+def _best_window(
+    at: np.ndarray, term: np.ndarray, in_code: np.ndarray, n_terms: int, reach: int
+) -> int:
+    """Which of the first ``_MAX_WINDOWS`` hits (ascending ``at``) opens the best window:
+    the hits from it up to ``reach`` characters on, scored per term 1 with a hit in prose,
+    else 0.5 with one in code; the first of equals. Sums of 1 and 0.5 are exact, so this is
+    the score a walk over the hits adds up, computed for all windows at once."""
+    windows = min(len(at), _MAX_WINDOWS)
+    upto = np.searchsorted(at, at[:windows] + reach, side="right")
+    first = np.arange(windows)
+    score = np.zeros(windows)
+    for n in range(n_terms):
+        mine = term == n
+        # How many of the term's hits in prose (in code) come before each hit.
+        prose = np.concatenate(([0], np.cumsum(mine & ~in_code)))
+        code = np.concatenate(([0], np.cumsum(mine & in_code)))
+        has_prose = prose[upto] - prose[first] > 0
+        has_code = code[upto] - code[first] > 0
+        score += np.where(has_prose, 1.0, np.where(has_code, 0.5, 0.0))
+    return int(np.argmax(score))
 
 
 def _probe_hits(lowered: str, probes: set[str]) -> list[tuple[int, str]]:
@@ -330,6 +456,13 @@ def _probe_hits(lowered: str, probes: set[str]) -> list[tuple[int, str]]:
 def _whole_lines(markdown: str, start: int, size: int) -> str:
     end = markdown.find("\n", start + size)
     return markdown[start:] if end == -1 else markdown[start:end]
+
+
+def fenced_spans(markdown: str) -> list[tuple[int, int, str]] | None:
+    """``_fenced_spans`` of a long section, for the build to store (None for a short one,
+    whose ``prepare`` says all a snippet needs): finding them was a fifth of a long
+    section's snippet time."""
+    return _fenced_spans(markdown) if len(markdown) > EXCERPT_FROM else None
 
 
 def _fenced_spans(markdown: str) -> list[tuple[int, int, str]]:
@@ -411,40 +544,68 @@ def _word_start(text: str, at: int) -> int:
     return at
 
 
-def _best_start(text: str, words: list[tuple[int, int, str, bool]], width: int) -> int:
+def _best_start(
+    text: str,
+    words: list[tuple[int, int, str, bool]],
+    width: int,
+    sentence_ends: Sequence[int] | None = None,
+) -> int:
     best_score, best_start = 0.0, 0
     matches = [w for w in words if w[2] is not None]
+    sentences = _Sentences(text, sentence_ends)
     previous_start = -1
-    for i, (start, _end, _term, _code) in enumerate(matches[:_MAX_WINDOWS]):
-        window_start = _sentence_start(text, start)
+    for i in range(min(len(matches), _MAX_WINDOWS)):
+        window_start = sentences.start(matches[i][0])
         if window_start == previous_start:
             continue  # the same window as the match before: already scored
         previous_start = window_start
         distinct: dict[str, float] = {}
-        for s, e, term, code in matches[i:]:
+        for k in range(i, len(matches)):
+            _s, e, term, code = matches[k]
             if e > window_start + width:
                 break
             weight = 0.5 if code else 1.0
-            distinct[term] = max(distinct.get(term, 0.0), weight)  # type: ignore[index]
+            if distinct.get(term, 0.0) < weight:
+                distinct[term] = weight
         score = sum(distinct.values()) + 0.01 * len(distinct)
         if score > best_score:
             best_score, best_start = score, window_start
     return best_start
 
 
-def _sentence_start(text: str, pos: int, reach: int = 80) -> int:
-    """Back up from ``pos`` to the start of its sentence, or a few words when that is far."""
-    lo = max(0, pos - reach)
-    last = None
-    for m in _SENTENCE_END.finditer(text, lo, pos):
-        last = m.end()
-    if last is not None:
-        return last
-    if lo == 0:
-        return 0
-    lo = max(0, pos - reach // 3)
-    space = text.find(" ", lo, pos)
-    return space + 1 if space != -1 else pos
+class _Sentences:
+    """Where the sentence holding a position of ``text`` starts (``start``), or a few
+    words back when that is far: for every match of a snippet, so its sentence ends are
+    found in one pass, not searched for around each match.
+
+    ``_SENTENCE_END`` searched from ``lo`` finds the ends of the whole text's matches that
+    start at ``lo`` or later; a "\\n" matches on its own too, so a match that ends with
+    one is found from the "\\n" (its ``latest`` start)."""
+
+    def __init__(self, text: str, ends: Sequence[int] | None = None, reach: int = 80):
+        self.text = text
+        self.reach = reach
+        self.ends = ends if ends is not None else _sentence_ends(text)
+
+    def start(self, pos: int) -> int:
+        lo = max(0, pos - self.reach)
+        k = bisect.bisect_right(self.ends, pos) - 1
+        if k >= 0:
+            end = self.ends[k]
+            # A match is "\n" alone or a mark and a space: two characters.
+            latest = end - 1 if self.text[end - 1] == "\n" else end - 2
+            if latest >= lo:
+                return end
+        if lo == 0:
+            return 0
+        lo = max(0, pos - self.reach // 3)
+        space = self.text.find(" ", lo, pos)
+        return space + 1 if space != -1 else pos
+
+
+def _sentence_ends(text: str) -> list[int]:
+    """Where each match of ``_SENTENCE_END`` in ``text`` ends (what ``_Sentences`` reads)."""
+    return [m.end() for m in _SENTENCE_END.finditer(text)]
 
 
 def _cut_end(text: str, start: int, width: int) -> int:
