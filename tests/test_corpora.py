@@ -421,7 +421,8 @@ def plain_slugger_share(name: str) -> float | None:
     """The share of the same links a plain slugger lands: every heading of every level of
     each raw file, slugged both GitHub's and VitePress's way, plus its ``{#id}`` — no
     generator rules, no includes. The bar docwheel must reach where 97% is out of reach."""
-    from docwheel.formats.markdown import PROSE, classify_lines, slugify, slugify_vitepress
+    from docwheel.formats.headings import slugify, slugify_vitepress
+    from docwheel.formats.markdown import PROSE, classify_lines
     from docwheel.sources import load_source
 
     kind, path, base_url = LINKED[name]

@@ -17,7 +17,7 @@ from docwheel.config import parse_config
 from docwheel.errors import ConfigError
 from docwheel.formats.generators import GENERATORS, detect
 from docwheel.formats.jsobject import read_literal, read_value_after
-from docwheel.formats.markdown import Slugger, slugify_docutils, slugify_mkdocs, split_attr_list
+from docwheel.formats.headings import Slugger, slugify_docutils, slugify_mkdocs, split_attr_list
 from docwheel.sources import load_source
 from helpers import docwheel_cmd
 

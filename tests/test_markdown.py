@@ -4,21 +4,22 @@ from pathlib import Path
 
 import pytest
 
-from docwheel.formats.markdown import (
+from docwheel.formats.headings import (
     Slugger,
+    slugify,
+    slugify_mintlify,
+    slugify_vitepress,
+    strip_inline,
+)
+from docwheel.formats.html import decode_entities, html_to_text
+from docwheel.formats.markdown import (
     clean_body,
-    decode_entities,
-    html_to_text,
     page_meta,
     page_path_from_url,
     parse_markdown,
     site_url,
-    slugify,
-    slugify_mintlify,
-    slugify_vitepress,
     split_code,
     split_frontmatter,
-    strip_inline,
     strip_mdx,
     title_from_path,
     unlisted,

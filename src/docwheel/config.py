@@ -25,7 +25,7 @@ from .doctypes import DOC_TYPES, TypeGlobs
 from .errors import ConfigError
 from .formats.llms import LAYOUT_NAMES
 from .formats.generators import NAMES as GENERATOR_NAMES
-from .formats.markdown import ANCHOR_STYLES
+from .formats.headings import ANCHOR_STYLES
 
 KINDS: tuple[str, ...] = ("llms-full", "llms-txt", "markdown")
 # Other names a sources file may use for a kind: ``docs`` says what a folder of Markdown,
@@ -78,7 +78,7 @@ class SourceConfig:
     version: str | None = None
     # The largest response a fetch of this source accepts (None: fetch's own default).
     max_bytes: int | None = None
-    # Whose slug rules section anchors follow (markdown.ANCHOR_STYLES); None: by layout.
+    # Whose slug rules section anchors follow (formats.headings.ANCHOR_STYLES); None: by layout.
     anchors: str | None = None
     # The docs generator of a markdown source (formats.generators.NAMES); None: detected.
     generator: str | None = None

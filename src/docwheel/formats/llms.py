@@ -24,17 +24,16 @@ from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from .headings import Slugger, strip_inline
+from .html import decode_entities
 from .markdown import (
     PROSE,
-    Slugger,
     classify_lines,
-    decode_entities,
     normalize_text,
     page_path_from_url,
     parse_markdown,
     site_url,
     split_frontmatter,
-    strip_inline,
     title_from_path,
 )
 from ..models import Page
@@ -356,7 +355,7 @@ def parse_llms_full(
 ) -> LlmsFull:
     """Split an llms-full.txt into pages with the layout detected per file, or ``layout``.
 
-    Section anchors follow the slug rules of ``anchors`` (``markdown.ANCHOR_STYLES``);
+    Section anchors follow the slug rules of ``anchors`` (``headings.ANCHOR_STYLES``);
     by default the generator's own for the vitepress and mintlify layouts, else GitHub's.
 
     Page URLs are resolved against ``base_url``; with ``clean_urls`` they are also turned
@@ -400,7 +399,7 @@ class _Site:
     clean_urls: bool
     max_level: int
     say: Warn
-    anchors: str = "github"  # whose slug rules section anchors follow (markdown.ANCHOR_STYLES)
+    anchors: str = "github"  # whose slug rules section anchors follow (headings.ANCHOR_STYLES)
     slugger: Slugger = field(default_factory=Slugger)
 
 

@@ -7,17 +7,15 @@ a bash sample is the most common way a naive splitter goes wrong.
 The cleanup keeps what a reader of the rendered page reads: text inside MDX components and
 VitePress ``:::`` containers, the text of HTML blocks, decoded entities; and drops what they
 never see: ESM lines, component tags, HTML comments, scripts and styles. Admonitions, tabs,
-directives, include lines and code line markers are read by ``blocks`` first.
+directives, include lines and code line markers are read by ``blocks`` first; heading text
+and anchors are ``headings``', HTML read as text ``html``'s.
 """
 
 from __future__ import annotations
 
-import html
 import re
-import unicodedata
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
-from html.parser import HTMLParser
 from itertools import groupby
 from typing import NamedTuple
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -26,6 +24,18 @@ import yaml
 
 from ..doctypes import known_type
 from ..models import Anchor, Page, Section
+from .headings import (
+    CODE_SPAN,
+    ESCAPE,
+    IMAGE,
+    LINK,
+    Slugger,
+    heading_markdown,
+    heading_text,
+    split_attr_list,
+    without_components,
+)
+from .html import decode_entities, html_blocks
 from .blocks import (
     clean_code,
     drop_markers,
@@ -47,12 +57,6 @@ _COMMENT_OPEN = re.compile(r"^[ \t]*<!--")
 # which in a concatenated llms-full.txt can be pages away.
 _COMMENT_MAX_LINES = 400
 
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
-_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
-_LINK = re.compile(r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
-_HTML_TAG = re.compile(r"</?[A-Za-z][\w.:-]*(?:\s[^<>]*)?/?>")
-_UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w\\])(_+)(?=\S)(.+?)(?<=\S)\1(?!\w)")
-_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 # MDX: ESM statements at the start of a line; the keyword list keeps prose and shell
 # lines such as "export FOO=1" or "import the module" out.
@@ -146,7 +150,7 @@ def split_code(text: str) -> tuple[str, str]:
     prose = [line for line, kind in zip(lines, kinds) if kind == PROSE]
     code = [line for line, kind in zip(lines, kinds) if kind == CODE]
     shown = "\n".join(map(visible_prose, prose))
-    return _ESCAPE.sub(r"\1", shown).strip("\n"), "\n".join(code).strip("\n")
+    return ESCAPE.sub(r"\1", shown).strip("\n"), "\n".join(code).strip("\n")
 
 
 # Tag attributes a reader never sees as text: link targets, image sources, styling, icons.
@@ -171,7 +175,7 @@ def visible_prose(text: str) -> str:
         return _visible_markup(text)
     parts: list[str] = []
     pos = 0
-    for m in _CODE_SPAN.finditer(text):
+    for m in CODE_SPAN.finditer(text):
         parts.append(_visible_markup(text[pos : m.start()]))
         parts.append(m.group(0))
         pos = m.end()
@@ -181,8 +185,8 @@ def visible_prose(text: str) -> str:
 
 def _visible_markup(text: str) -> str:
     if "](" in text or "][" in text:
-        text = _IMAGE.sub(r"\1", text)
-        text = _LINK.sub(r"\1", text)
+        text = IMAGE.sub(r"\1", text)
+        text = LINK.sub(r"\1", text)
     if "<" in text:
         text = _SHOWN_TAG.sub(_shown_attributes, text)
     return text
@@ -203,185 +207,12 @@ def _shown_attributes(tag: re.Match) -> str:
     return f" {' '.join(shown)} " if shown else " "
 
 
-# -- headings and anchors ----------------------------------------------------------------
-
-
-def _strip_markup(text: str) -> str:
-    text = _IMAGE.sub(r"\1", text)
-    text = _LINK.sub(r"\1", text)
-    text = _HTML_TAG.sub("", text)
-    text = text.replace("*", "").replace("~~", "")
-    text = _UNDERSCORE_EMPHASIS.sub(r"\2", text)
-    return _ESCAPE.sub(r"\1", text)
-
-
-def heading_markdown(raw: str) -> str:
-    """A heading as Markdown for reading: ``heading_text`` with its code spans kept in
-    backticks (``The `app` object``), so a code span showing a tag stays code."""
-    return strip_inline(_without_components(raw) if "<" in raw else raw, keep_code=True)
-
-
-def strip_inline(text: str, *, keep_code: bool = False) -> str:
-    """Heading text as a reader sees it: no backticks, emphasis, link targets or tags
-    (``keep_code``: code spans stay as written, backticks and all)."""
-    parts: list[str] = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(text):
-        parts.append(_strip_markup(text[pos : m.start()]))
-        parts.append(m.group(0) if keep_code else m.group(2).strip())
-        pos = m.end()
-    parts.append(_strip_markup(text[pos:]))
-    return " ".join("".join(parts).translate(_INVISIBLE).split())
-
-
-# A component in a heading (`<Badge type="tip">beta</Badge>`, `<CRoot />`): a label the
-# theme draws beside the title, not part of it.
-_HEADING_COMPONENT = re.compile(r"<([A-Z][\w.]*)(?:\s[^<>]*)?(?:/>|>[^<]*</\1\s*>)")
-
-
-def heading_text(raw: str) -> str:
-    """A heading as its title reads: ``strip_inline`` without components (badges)."""
-    return strip_inline(_without_components(raw) if "<" in raw else raw)
-
-
 def _drop_heading_components(lines: list[str]) -> list[str]:
     """Badges and other components leave heading lines whole, their text too (the MDX
     cleanup after this keeps a component's text, as it should in prose)."""
     return [
-        _without_components(line) if "<" in line and _ATX.match(line) else line for line in lines
+        without_components(line) if "<" in line and _ATX.match(line) else line for line in lines
     ]
-
-
-def _without_components(raw: str) -> str:
-    parts: list[str] = []
-    pos = 0
-    for m in _CODE_SPAN.finditer(raw):
-        parts += [_HEADING_COMPONENT.sub("", raw[pos : m.start()]), m.group(0)]
-        pos = m.end()
-    parts.append(_HEADING_COMPONENT.sub("", raw[pos:]))
-    return "".join(parts)
-
-
-def slugify(heading: str, keep: str = "-_ ", *, plain: bool = False) -> str:
-    """The anchor GitHub gives a heading: lowercase words joined by '-'.
-
-    Letters (any script), digits, combining marks, '-' and '_' survive; other punctuation
-    is dropped and each space becomes '-'. May return "" (see ``Slugger`` for a fallback).
-    """
-    text = (heading if plain else strip_inline(heading)).lower()
-    kept = "".join(
-        ch for ch in text if ch.isalnum() or ch in keep or unicodedata.category(ch).startswith("M")
-    )
-    return kept.strip().replace(" ", "-")
-
-
-def slugify_mintlify(heading: str, *, plain: bool = False) -> str:
-    """The anchor a Mintlify site gives a heading: GitHub's, except that '/' is kept
-    (`tools/list` -> `tools/list`; the sites' own links read `#tools%2Flist`) and '_' or
-    '-' at either end goes (`_meta` -> `meta`, as 27 of the MCP docs' 29 links to it read)."""
-    return slugify(heading, keep="-_ /", plain=plain).strip("_-")
-
-
-# VitePress (markdown-it-anchor with VitePress's slugify): accents dropped, every run of
-# whitespace or ASCII punctuation (and curly quotes) becomes one '-', a leading digit gets
-# '_' so the id is a valid selector.
-_VP_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
-_VP_CONTROL = re.compile(r"[\x00-\x1f]")
-_VP_COMBINING = re.compile(r"[\u0300-\u036f]")
-
-
-def slugify_vitepress(heading: str, *, plain: bool = False) -> str:
-    """The anchor a VitePress site gives a heading (its default slugify)."""
-    text = unicodedata.normalize("NFKD", heading if plain else strip_inline(heading))
-    text = _VP_CONTROL.sub("", _VP_COMBINING.sub("", text))
-    text = _VP_SPECIAL.sub("-", text).strip("-")
-    return re.sub(r"^(\d)", r"_\1", text).lower()
-
-
-# MkDocs (Python-Markdown's toc extension, the default ``slugify``): accents folded to
-# ASCII and the rest of non-ASCII dropped, then every character that is not a word
-# character, space or '-' dropped, and runs of spaces and '-' become one '-'.
-_MK_DROP = re.compile(r"[^\w\s-]")
-_MK_JOIN = re.compile(r"[-\s]+")
-
-
-def slugify_mkdocs(heading: str, *, plain: bool = False) -> str:
-    """The anchor an MkDocs site gives a heading (Python-Markdown's toc slugify)."""
-    text = unicodedata.normalize("NFKD", heading if plain else strip_inline(heading))
-    text = text.encode("ascii", "ignore").decode("ascii")
-    return _MK_JOIN.sub("-", _MK_DROP.sub("", text).strip().lower())
-
-
-# Sphinx (docutils' make_id): ASCII lower case, every run of other characters one '-',
-# leading digits and '-' dropped (an id starts with a letter).
-_DU_OTHER = re.compile(r"[^a-z0-9]+")
-_DU_ENDS = re.compile(r"^[-0-9]+|-+$")
-
-
-def slugify_docutils(heading: str, *, plain: bool = False) -> str:
-    """The id docutils (and so Sphinx) gives a section title."""
-    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).lower())
-    text = text.encode("ascii", "ignore").decode("ascii")
-    return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
-
-
-ANCHOR_STYLES = {
-    "github": slugify,
-    "docutils": slugify_docutils,
-    "mintlify": slugify_mintlify,
-    "vitepress": slugify_vitepress,
-    "mkdocs": slugify_mkdocs,
-}
-# How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
-# or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
-_NUMBERING = {"mkdocs": "_"}
-# A heading's attribute list (`## Title {#custom-id}`, MkDocs attr_list `{ #id .class }`,
-# `{: #id }`): the id is the anchor, and the whole list leaves the heading text.
-_ATTR_LIST = re.compile(
-    r"[ \t]*\{:?[ \t]*((?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*))"
-    r"(?:[ \t]+(?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*)))*)[ \t]*\}[ \t]*$"
-)
-_ATTR_ID = re.compile(r"(?:^|\s)#([A-Za-z0-9_][\w.:-]*)")
-
-
-def split_attr_list(heading: str) -> tuple[str, str | None]:
-    """(heading text without a trailing attribute list, the id it sets or None).
-
-    Only a list of attributes counts (``#id``, ``.class``, ``key=value``), so a heading that
-    ends in ``{name}`` as a placeholder keeps it."""
-    m = _ATTR_LIST.search(heading)
-    if m is None or m.start() == 0:
-        return heading, None
-    found = _ATTR_ID.search(m.group(1))
-    return heading[: m.start()], found.group(1) if found else None
-
-
-class Slugger:
-    """Unique anchors within one page, numbered as the site numbers them: foo, foo-1, foo-2
-    (or foo_1, foo_2 on MkDocs).
-
-    ``style`` names the site generator whose slug rules the anchors follow (``ANCHOR_STYLES``).
-    ``slug`` takes a heading as its text reads (``heading_text``): markup already gone, so a
-    code span's ``<Tabs>`` counts as the characters it shows.
-    """
-
-    def __init__(self, style: str = "github") -> None:
-        self._seen: dict[str, int] = {}
-        self._slugify = ANCHOR_STYLES[style]
-        self._join = _NUMBERING.get(style, "-")
-        self._fallback = "" if self._join == "_" else "section"
-
-    def slug(self, heading: str, custom: str | None = None) -> str:
-        if custom:
-            self._seen.setdefault(custom, 0)
-            return custom
-        base = self._slugify(heading, plain=True) or self._fallback
-        candidate = base
-        while candidate in self._seen or not candidate:
-            self._seen[base] = self._seen.get(base, 0) + 1
-            candidate = f"{base}{self._join}{self._seen[base]}"
-        self._seen[candidate] = 0
-        return candidate
 
 
 class _Heading(NamedTuple):
@@ -435,7 +266,7 @@ class _InsideAnchors:
         if "<a" not in line and "<A" not in line:
             return []
         if "`" in line:
-            line = _CODE_SPAN.sub("", line)  # `<a id="x">` in code is shown, not a target
+            line = CODE_SPAN.sub("", line)  # `<a id="x">` in code is shown, not a target
         found = [n for n in _HTML_ANCHOR.findall(line) if n not in self._taken]
         self._taken.update(found)
         return found
@@ -703,21 +534,6 @@ _CONTAINER = re.compile(
 # Containers whose words after the name are options, not a title (`::: tabs key:provider`).
 _UNTITLED_CONTAINERS = frozenset({"tabs", "code-group"})
 _INLINE_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_INVISIBLE = str.maketrans({"\u00a0": " ", "\u200b": None, "\u200c": None, "\ufeff": None})
-
-
-def decode_entities(text: str) -> str:
-    """Decode HTML entities (``&nbsp;``, ``&#x7B;``, ``&quot;``) as a browser shows them.
-
-    Only complete references (with ``;``) are decoded, as in CommonMark, so ``?a=1&copy=2``
-    in a URL survives. A no-break space becomes a space and zero-width characters go.
-    """
-    if "&" in text:
-        text = _ENTITY.sub(lambda m: html.unescape(m.group(0)), text)
-    return text.translate(_INVISIBLE)
-
-
 def _decode_prose(lines: list[str]) -> list[str]:
     out = []
     for line in lines:
@@ -725,7 +541,7 @@ def _decode_prose(lines: list[str]) -> list[str]:
             out.append(decode_entities(line))
             continue
         parts, pos = [], 0
-        for m in _CODE_SPAN.finditer(line):  # code spans show entities literally
+        for m in CODE_SPAN.finditer(line):  # code spans show entities literally
             parts += [decode_entities(line[pos : m.start()]), m.group(0)]
             pos = m.end()
         out.append("".join(parts) + decode_entities(line[pos:]))
@@ -756,114 +572,6 @@ def _drop_inline_comments(lines: list[str]) -> list[str]:
     return _INLINE_COMMENT.sub("", text).split("\n") if "<!--" in text else lines
 
 
-# CommonMark HTML block start conditions 1, 6 and 7 (2-5, comments and declarations, are
-# rare in docs; comments are classified as COMMENT lines).
-_RAW_OPEN = re.compile(r"^[ \t]*<(script|pre|style|textarea)(?=[\s>]|$)", re.I)
-_BLOCK_OPEN = re.compile(r"^[ \t]*</?([A-Za-z][A-Za-z0-9]*)(?=[\s/>]|$)")
-_LONE_TAG = re.compile(
-    r"""^[ \t]*(?:<[A-Za-z][\w.:-]*(?:\s+(?:[^<>"']|"[^"]*"|'[^']*')*?)?/?>"""
-    r"|</[A-Za-z][\w.:-]*\s*>)[ \t]*$"
-)
-_BLOCK_TAGS = frozenset(
-    "address article aside base basefont blockquote body caption center col colgroup dd "
-    "details dialog dir div dl dt fieldset figcaption figure footer form frame frameset "
-    "h1 h2 h3 h4 h5 h6 head header hr html iframe legend li link main menu menuitem nav "
-    "noframes ol optgroup option p param search section summary table tbody td tfoot th "
-    "thead title tr track ul".split()
-)
-
-
-def _html_blocks(lines: list[str]) -> list[str]:
-    """Replace each HTML block (tables, TypeDoc output, ``<details>``) by its text."""
-    out: list[str] = []
-    i, after_blank = 0, True
-    while i < len(lines):
-        line = lines[i]
-        if "<" not in line:
-            out.append(line)
-            after_blank = not line.strip()
-            i += 1
-            continue
-        raw = _RAW_OPEN.match(line)
-        block = _BLOCK_OPEN.match(line)
-        if raw:
-            closer = f"</{raw.group(1).lower()}>"
-            end = next(
-                (j for j in range(i, len(lines)) if closer in lines[j].lower()), len(lines) - 1
-            )
-            out += html_to_text("\n".join(lines[i : end + 1])).split("\n")
-            i = end + 1
-        elif (block and block.group(1).lower() in _BLOCK_TAGS) or (
-            after_blank and _LONE_TAG.match(line)  # a lone tag cannot interrupt a paragraph
-        ):
-            end = next((j for j in range(i, len(lines)) if not lines[j].strip()), len(lines))
-            text = html_to_text("\n".join(lines[i:end]))
-            out += text.split("\n") if text else []
-            i = end
-        else:
-            out.append(line)
-            after_blank = False
-            i += 1
-            continue
-        after_blank = False
-    return out
-
-
-class _TextParser(HTMLParser):
-    """Collects the text of an HTML fragment: block tags break lines, cells are joined by |."""
-
-    _BREAKS = _BLOCK_TAGS | {"br", "pre", "textarea"}
-    _HIDDEN = frozenset({"script", "style", "svg", "head", "title"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._hidden = 0
-        self._row_cells = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._HIDDEN:
-            self._hidden += 1
-        elif tag in ("td", "th"):
-            self.parts.append(" | " if self._row_cells else "\n")
-            self._row_cells += 1
-        elif tag == "tr":
-            self._row_cells = 0
-            self.parts.append("\n")
-        elif tag == "img":
-            alt = dict(attrs).get("alt")
-            if alt and not self._hidden:
-                self.parts.append(alt)
-        elif tag in self._BREAKS:
-            self.parts.append("\n")
-
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag not in self._HIDDEN:
-            self.handle_starttag(tag, attrs)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._HIDDEN:
-            self._hidden = max(0, self._hidden - 1)
-        elif tag in self._BREAKS and tag not in ("td", "th"):
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if not self._hidden:
-            self.parts.append(data)
-
-
-def html_to_text(fragment: str) -> str:
-    """The text of an HTML fragment, one line per block, entities decoded, spaces collapsed."""
-    parser = _TextParser()
-    try:
-        parser.feed(fragment)
-        parser.close()
-    except AssertionError:  # html.parser on a malformed "<![" section; keep the words
-        parser.parts = [_HTML_TAG.sub(" ", fragment)]
-    lines = (" ".join(decode_entities(line).split()) for line in "".join(parser.parts).split("\n"))
-    return "\n".join(line for line in lines if line)
-
-
 def clean_body(text: str) -> str:
     """Everything a page body needs before headings are read: MDX, containers, HTML, entities.
 
@@ -876,7 +584,7 @@ def clean_body(text: str) -> str:
         _drop_components,
         _drop_inline_comments,
         _drop_containers,
-        _html_blocks,
+        html_blocks,
         drop_placeholders,
         drop_markers,
         myst_roles,

@@ -71,7 +71,7 @@ class Generator:
     # Files whose presence in the docs folder or a folder above names this generator
     # (glob patterns relative to that folder).
     config_files: tuple[str, ...] = ()
-    anchors = "github"  # formats.markdown.ANCHOR_STYLES
+    anchors = "github"  # formats.headings.ANCHOR_STYLES
     # The page address depends on frontmatter (``id:``, ``slug:``): the loader reads it.
     reads_frontmatter = False
     # Which names a page first: its frontmatter ``title`` or a leading H1 ("heading").

@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from .jsobject import read_value_after
-from .markdown import slugify
+from .headings import slugify
 from .site import Generator, Navigation, Settings, Warn, strip_suffix
 
 _STARLIGHT_IMPORT = re.compile(r"""^import\s.*['"]@astrojs/starlight""", re.M)

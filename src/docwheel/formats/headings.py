@@ -1,0 +1,191 @@
+"""Headings as a site shows them: their text, and the anchors each docs generator gives them.
+
+A heading's text loses its markup (``strip_inline``) and the components a theme draws
+beside it (``heading_text``); ``heading_markdown`` keeps its code spans for reading. Each
+generator's slug rules are one function in ``ANCHOR_STYLES``, and ``Slugger`` numbers the
+repeats of a page as its site does. Pure: text in, text out.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .html import HTML_TAG, INVISIBLE
+
+# Inline Markdown: code spans, images, links, underscore emphasis, backslash escapes.
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+LINK = re.compile(r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")
+_UNDERSCORE_EMPHASIS = re.compile(r"(?<![\w\\])(_+)(?=\S)(.+?)(?<=\S)\1(?!\w)")
+ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _strip_markup(text: str) -> str:
+    text = IMAGE.sub(r"\1", text)
+    text = LINK.sub(r"\1", text)
+    text = HTML_TAG.sub("", text)
+    text = text.replace("*", "").replace("~~", "")
+    text = _UNDERSCORE_EMPHASIS.sub(r"\2", text)
+    return ESCAPE.sub(r"\1", text)
+
+
+def heading_markdown(raw: str) -> str:
+    """A heading as Markdown for reading: ``heading_text`` with its code spans kept in
+    backticks (``The `app` object``), so a code span showing a tag stays code."""
+    return strip_inline(without_components(raw) if "<" in raw else raw, keep_code=True)
+
+
+def strip_inline(text: str, *, keep_code: bool = False) -> str:
+    """Heading text as a reader sees it: no backticks, emphasis, link targets or tags
+    (``keep_code``: code spans stay as written, backticks and all)."""
+    parts: list[str] = []
+    pos = 0
+    for m in CODE_SPAN.finditer(text):
+        parts.append(_strip_markup(text[pos : m.start()]))
+        parts.append(m.group(0) if keep_code else m.group(2).strip())
+        pos = m.end()
+    parts.append(_strip_markup(text[pos:]))
+    return " ".join("".join(parts).translate(INVISIBLE).split())
+
+
+# A component in a heading (`<Badge type="tip">beta</Badge>`, `<CRoot />`): a label the
+# theme draws beside the title, not part of it.
+_HEADING_COMPONENT = re.compile(r"<([A-Z][\w.]*)(?:\s[^<>]*)?(?:/>|>[^<]*</\1\s*>)")
+
+
+def heading_text(raw: str) -> str:
+    """A heading as its title reads: ``strip_inline`` without components (badges)."""
+    return strip_inline(without_components(raw) if "<" in raw else raw)
+
+
+def without_components(raw: str) -> str:
+    parts: list[str] = []
+    pos = 0
+    for m in CODE_SPAN.finditer(raw):
+        parts += [_HEADING_COMPONENT.sub("", raw[pos : m.start()]), m.group(0)]
+        pos = m.end()
+    parts.append(_HEADING_COMPONENT.sub("", raw[pos:]))
+    return "".join(parts)
+
+
+def slugify(heading: str, keep: str = "-_ ", *, plain: bool = False) -> str:
+    """The anchor GitHub gives a heading: lowercase words joined by '-'.
+
+    Letters (any script), digits, combining marks, '-' and '_' survive; other punctuation
+    is dropped and each space becomes '-'. May return "" (see ``Slugger`` for a fallback).
+    """
+    text = (heading if plain else strip_inline(heading)).lower()
+    kept = "".join(
+        ch for ch in text if ch.isalnum() or ch in keep or unicodedata.category(ch).startswith("M")
+    )
+    return kept.strip().replace(" ", "-")
+
+
+def slugify_mintlify(heading: str, *, plain: bool = False) -> str:
+    """The anchor a Mintlify site gives a heading: GitHub's, except that '/' is kept
+    (`tools/list` -> `tools/list`; the sites' own links read `#tools%2Flist`) and '_' or
+    '-' at either end goes (`_meta` -> `meta`, as 27 of the MCP docs' 29 links to it read)."""
+    return slugify(heading, keep="-_ /", plain=plain).strip("_-")
+
+
+# VitePress (markdown-it-anchor with VitePress's slugify): accents dropped, every run of
+# whitespace or ASCII punctuation (and curly quotes) becomes one '-', a leading digit gets
+# '_' so the id is a valid selector.
+_VP_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
+_VP_CONTROL = re.compile(r"[\x00-\x1f]")
+_VP_COMBINING = re.compile(r"[\u0300-\u036f]")
+
+
+def slugify_vitepress(heading: str, *, plain: bool = False) -> str:
+    """The anchor a VitePress site gives a heading (its default slugify)."""
+    text = unicodedata.normalize("NFKD", heading if plain else strip_inline(heading))
+    text = _VP_CONTROL.sub("", _VP_COMBINING.sub("", text))
+    text = _VP_SPECIAL.sub("-", text).strip("-")
+    return re.sub(r"^(\d)", r"_\1", text).lower()
+
+
+# MkDocs (Python-Markdown's toc extension, the default ``slugify``): accents folded to
+# ASCII and the rest of non-ASCII dropped, then every character that is not a word
+# character, space or '-' dropped, and runs of spaces and '-' become one '-'.
+_MK_DROP = re.compile(r"[^\w\s-]")
+_MK_JOIN = re.compile(r"[-\s]+")
+
+
+def slugify_mkdocs(heading: str, *, plain: bool = False) -> str:
+    """The anchor an MkDocs site gives a heading (Python-Markdown's toc slugify)."""
+    text = unicodedata.normalize("NFKD", heading if plain else strip_inline(heading))
+    text = text.encode("ascii", "ignore").decode("ascii")
+    return _MK_JOIN.sub("-", _MK_DROP.sub("", text).strip().lower())
+
+
+# Sphinx (docutils' make_id): ASCII lower case, every run of other characters one '-',
+# leading digits and '-' dropped (an id starts with a letter).
+_DU_OTHER = re.compile(r"[^a-z0-9]+")
+_DU_ENDS = re.compile(r"^[-0-9]+|-+$")
+
+
+def slugify_docutils(heading: str, *, plain: bool = False) -> str:
+    """The id docutils (and so Sphinx) gives a section title."""
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).lower())
+    text = text.encode("ascii", "ignore").decode("ascii")
+    return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
+
+
+ANCHOR_STYLES = {
+    "github": slugify,
+    "docutils": slugify_docutils,
+    "mintlify": slugify_mintlify,
+    "vitepress": slugify_vitepress,
+    "mkdocs": slugify_mkdocs,
+}
+# How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
+# or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
+_NUMBERING = {"mkdocs": "_"}
+# A heading's attribute list (`## Title {#custom-id}`, MkDocs attr_list `{ #id .class }`,
+# `{: #id }`): the id is the anchor, and the whole list leaves the heading text.
+_ATTR_LIST = re.compile(
+    r"[ \t]*\{:?[ \t]*((?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*))"
+    r"(?:[ \t]+(?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*)))*)[ \t]*\}[ \t]*$"
+)
+_ATTR_ID = re.compile(r"(?:^|\s)#([A-Za-z0-9_][\w.:-]*)")
+
+
+def split_attr_list(heading: str) -> tuple[str, str | None]:
+    """(heading text without a trailing attribute list, the id it sets or None).
+
+    Only a list of attributes counts (``#id``, ``.class``, ``key=value``), so a heading that
+    ends in ``{name}`` as a placeholder keeps it."""
+    m = _ATTR_LIST.search(heading)
+    if m is None or m.start() == 0:
+        return heading, None
+    found = _ATTR_ID.search(m.group(1))
+    return heading[: m.start()], found.group(1) if found else None
+
+
+class Slugger:
+    """Unique anchors within one page, numbered as the site numbers them: foo, foo-1, foo-2
+    (or foo_1, foo_2 on MkDocs).
+
+    ``style`` names the site generator whose slug rules the anchors follow (``ANCHOR_STYLES``).
+    ``slug`` takes a heading as its text reads (``heading_text``): markup already gone, so a
+    code span's ``<Tabs>`` counts as the characters it shows.
+    """
+
+    def __init__(self, style: str = "github") -> None:
+        self._seen: dict[str, int] = {}
+        self._slugify = ANCHOR_STYLES[style]
+        self._join = _NUMBERING.get(style, "-")
+        self._fallback = "" if self._join == "_" else "section"
+
+    def slug(self, heading: str, custom: str | None = None) -> str:
+        if custom:
+            self._seen.setdefault(custom, 0)
+            return custom
+        base = self._slugify(heading, plain=True) or self._fallback
+        candidate = base
+        while candidate in self._seen or not candidate:
+            self._seen[base] = self._seen.get(base, 0) + 1
+            candidate = f"{base}{self._join}{self._seen[base]}"
+        self._seen[candidate] = 0
+        return candidate
