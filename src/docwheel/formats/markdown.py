@@ -8,7 +8,7 @@ The cleanup keeps what a reader of the rendered page reads: text inside MDX comp
 VitePress ``:::`` containers, the text of HTML blocks, decoded entities; and drops what they
 never see: ESM lines, component tags, HTML comments, scripts and styles. Admonitions, tabs,
 directives, include lines and code line markers are read by ``blocks`` first; heading text
-and anchors are ``headings``', HTML read as text ``html``'s.
+and anchors come from ``headings``, the text of HTML from ``html``.
 """
 
 from __future__ import annotations
