@@ -628,7 +628,11 @@ class WhooshIndex:
         )
 
     def _best_coverage(
-        self, scores: np.ndarray, terms: Sequence[str], scope: Scope | None, types: tuple[str, ...] | None
+        self,
+        scores: np.ndarray,
+        terms: Sequence[str],
+        scope: Scope | None,
+        types: tuple[str, ...] | None,
     ) -> float:
         """The share of ``terms`` that the best-scoring section the search may return holds
         (it or, as coverage counts, its page); 0 when none matched. How far the words alone
@@ -643,7 +647,8 @@ class WhooshIndex:
         covered = sum(1 for term in terms if self._impacts.impact(term, doc))
         if self.page_coverage:
             page = int(self._impacts.pages[doc])
-            covered = max(covered, sum(1 for term in terms if self._page_impacts.impact(term, page)))
+            held = sum(1 for term in terms if self._page_impacts.impact(term, page))
+            covered = max(covered, held)
         return covered / len(terms)
 
     def _loosened(self, q: query.Query) -> tuple[list[str], np.ndarray] | None:
