@@ -31,7 +31,14 @@ from whoosh.filedb.filestore import FileStorage
 
 from .doctypes import ASKING_WORDS, DOC_TYPES, SECONDARY_TYPES
 from .errors import IndexLoadError, QueryError, SemanticFilesError
-from .fusion import SEMANTIC_CANDIDATES, SEMANTIC_WEIGHT, Fused, fuse
+from .fusion import (
+    SEMANTIC_CANDIDATES,
+    SEMANTIC_FULL_MISSING,
+    SEMANTIC_WEIGHT,
+    Fused,
+    corrected_query,
+    fuse,
+)
 from .ranking import (
     CHANGELOG_FACTOR,
     OLD_VERSION_FACTOR,
@@ -421,6 +428,7 @@ class WhooshIndex:
         self.has_semantic = (directory / SECTION_VECTORS_FILE).is_file()
         self._semantic: tuple[StaticEncoder, SectionVectors] | None = None
         self.semantic_weight = SEMANTIC_WEIGHT
+        self.semantic_full_missing = SEMANTIC_FULL_MISSING
         self.semantic_candidates = SEMANTIC_CANDIDATES
         self._local = threading.local()
         self._searchers: list = []
@@ -587,13 +595,18 @@ class WhooshIndex:
         if semantic and matching is None and self.has_semantic:
             # Plain words only: operator queries say exactly what must match.
             encoder, vectors = self._semantic_layer()
+            lexical = self._score(terms, pairs, demote=False)
+            factors = self._factors(None, terms, named, asked)
             fused = fuse(
-                self._score(terms, pairs, demote=False),
-                vectors.cosine(encoder.encode(text)[0]),
+                lexical,
+                vectors.cosine(encoder.encode(corrected_query(text, corrections))[0]),
+                covered=self._best_coverage(
+                    lexical if factors is None else lexical * factors, terms, scope, types
+                ),
                 weight=self.semantic_weight,
+                full_missing=self.semantic_full_missing,
                 candidates=self.semantic_candidates,
             )
-            factors = self._factors(None, terms, named, asked)
             scores = fused.scores if factors is None else fused.scores * factors
         elif matching is None and scope is None and types is None:
             # The common case stays sparse: no whole-index arrays at all.
@@ -615,6 +628,30 @@ class WhooshIndex:
         return Outcome(
             self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named, asked
         )
+
+    def _best_coverage(
+        self,
+        scores: np.ndarray,
+        terms: Sequence[str],
+        scope: Scope | None,
+        types: tuple[str, ...] | None,
+    ) -> float:
+        """The share of ``terms`` that the best-scoring section the search may return holds
+        (it or, as coverage counts, its page); 0 when none matched. How far the words alone
+        answered the query: the hybrid mix lets meaning weigh only where they fell short."""
+        if scope is not None:
+            scores = np.where(self._scope_mask(scope), scores, 0.0)
+        if types is not None:
+            scores = np.where(self._type_mask(types), scores, 0.0)
+        if not terms or not scores.any():
+            return 0.0
+        doc = int(np.argmax(scores))
+        covered = sum(1 for term in terms if self._impacts.impact(term, doc))
+        if self.page_coverage:
+            page = int(self._impacts.pages[doc])
+            held = sum(1 for term in terms if self._page_impacts.impact(term, page))
+            covered = max(covered, held)
+        return covered / len(terms)
 
     def _loosened(self, q: query.Query) -> tuple[list[str], np.ndarray] | None:
         """What an operator query that matched nothing falls back to: its words (those it
@@ -800,7 +837,7 @@ class WhooshIndex:
         return {
             **lexical,
             "hybrid": {
-                "semantic_weight": self.semantic_weight,
+                "semantic_weight": fused.weight,
                 "lexical": round(float(fused.lexical[doc]), 4),
                 "semantic": round(float(fused.semantic[doc]), 4),
                 "cosine": round(float(fused.cosine[doc]), 4),
