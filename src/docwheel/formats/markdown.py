@@ -86,6 +86,9 @@ def normalize_text(text: str) -> str:
     return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
+_MAY_OPEN = frozenset("`~<")
+
+
 def classify_lines(lines: Sequence[str]) -> list[str]:
     """Tag each line PROSE, FENCE (an opening/closing fence line), CODE or COMMENT.
 
@@ -103,6 +106,10 @@ def classify_lines(lines: Sequence[str]) -> list[str]:
             kinds.append(COMMENT)
             continue
         if fence is None:
+            # Only a line whose first character is `, ~ or < can open a fence or a comment.
+            if line.lstrip(" \t")[:1] not in _MAY_OPEN:
+                kinds.append(PROSE)
+                continue
             m = _FENCE_OPEN.match(line)
             if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):
                 fence = (m.group(1)[0], len(m.group(1)))
@@ -114,6 +121,9 @@ def classify_lines(lines: Sequence[str]) -> list[str]:
                 kinds.append(PROSE)
             continue
         char, length = fence
+        if char not in line:
+            kinds.append(CODE)
+            continue
         stripped = line.strip()
         if len(stripped) >= length and stripped == char * len(stripped):
             fence = None
@@ -604,6 +614,11 @@ _COMPONENT_OPENS = re.compile(rf"^([ \t]*)<([A-Z][\w.]*)(?:{_ATTR})*\s*>[ \t]*$"
 _COMPONENT_CLOSES = re.compile(r"^([ \t]*)</([A-Z][\w.]*)\s*>[ \t]*$")
 
 
+# An opening tag's line whose next line with text is indented deeper: what a body needs
+# before ``unindent_components`` would shift it (its every line is indented deeper).
+_INDENTED_BODY = re.compile(r"^([ \t]*)<[A-Z][^\n]*[^/\n]>[ \t]*\n(?:[ \t]*\n)*\1[ \t]+\S", re.M)
+
+
 def unindent_components(text: str) -> str:
     """Component bodies de-indented to their tags' indentation, as MDX reads them.
 
@@ -612,8 +627,8 @@ def unindent_components(text: str) -> str:
     CommonMark, four spaces make them code). Each body loses the indentation all its lines
     share beyond its opening tag's, outer components first; code keeps its own indentation.
     """
-    if "</" not in text:
-        return text
+    if "</" not in text or not _INDENTED_BODY.search(text):
+        return text  # no body is indented beyond its tag: nothing to shift
     lines = text.split("\n")
     kinds = classify_lines(lines)
     open_tags: list[tuple[str, int]] = []
