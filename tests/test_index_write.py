@@ -22,7 +22,7 @@ from docwheel.config import SourceConfig
 from docwheel.errors import BuildError, SourceError
 from docwheel.helper import HelperProcess
 from docwheel.index import INDEX_NAME, make_schema
-from docwheel.index_write import IndexDoc, write_index
+from docwheel.index_write import IndexDoc, with_plain, write_index
 from docwheel.sources import load_source
 
 WORDS = (
@@ -83,7 +83,7 @@ def whoosh_written(docs: list[IndexDoc], directory: Path) -> None:
     for doc in docs:
         row = dict(doc.__dict__)
         row["order"] = list(doc.order)
-        writer.add_document(**row)
+        writer.add_document(**with_plain(row))  # what the analysis adds to the stored fields
     writer.commit(optimize=True)
     ix.close()
     (directory / f"{INDEX_NAME}_WRITELOCK").unlink(missing_ok=True)

@@ -18,7 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from . import __version__
-from .anchors import from_stored, heading_marks, to_stored
+from .anchors import to_stored
 from .api import INDEX_FORMAT, MANIFEST_NAME, index_file_hashes, open_index
 from .config import Config, SourceConfig, load_config
 from .doctypes import DOC_TYPES, page_type
@@ -30,7 +30,7 @@ from .formats.markdown import split_code
 from .models import Page
 from .outdir import check_replaceable, replacing
 from .secrets import judge_findings, scan_pages
-from .snippets import fenced_spans, prepare
+from .snippets import fenced_spans
 from .sources import Loaded, PageJob, Parsed, capped, load_source, parse_page_jobs
 
 Progress = Callable[[str], None]
@@ -486,19 +486,8 @@ def _page_docs(
             body=prose,
             code=code,
             anchors=to_stored(section.anchors),
-            plain=_plain(section),
             fences=_fences(section.text),
         )
-
-
-def _plain(section) -> tuple | None:
-    """The text a hit's snippet is cut from, its markup stripped once here rather than at
-    every search (``snippets.prepare``, with the marks ``api`` passes it); None for a long
-    section."""
-    stored = to_stored(section.anchors)
-    marks, _names = heading_marks(from_stored(stored), section.level)
-    plain = prepare(section.text, marks)
-    return plain.to_stored() if plain is not None else None
 
 
 def _fences(text: str) -> tuple | None:

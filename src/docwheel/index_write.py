@@ -35,6 +35,7 @@ from whoosh.columns import VarBytesColumn
 from whoosh.system import pack_int, pack_uint, pack_ushort
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
+from .anchors import from_stored, heading_marks
 from .impact_build import ImpactBuilder
 from .index import (
     COPIES_FAMILY_FILE,
@@ -55,6 +56,7 @@ from .index import (
     make_schema,
 )
 from .doctypes import DOC_TYPES
+from .snippets import prepare
 from .spelling import is_surface_word, save_surface
 from .versions import page_copies
 from .words import split_identifier
@@ -245,7 +247,7 @@ class _SectionAnalyser:
             postings.append(flat)
             counts.append(freqs)
             pairs.append(pair_counts)
-        return (lengths, postings, stored_bytes(stored)), (
+        return (lengths, postings, stored_bytes(with_plain(stored))), (
             page,
             [_stored_length(n) for n in lengths],
             counts,
@@ -576,6 +578,19 @@ def stored_row(doc: IndexDoc) -> dict:
     row = dict(doc.__dict__)
     row["order"] = list(doc.order)
     return {name: row[name] for name in sorted(row) if name in _STORED_FIELDS and row[name] is not None}
+
+
+def with_plain(row: dict) -> dict:
+    """``row`` with the text a short section's snippets are cut from (``plain``,
+    ``snippets.prepare``, given the marks ``api`` passes it), prepared here, with the
+    analysis, so a large build's helper process takes it off the build process too."""
+    if row.get("plain") is not None or "content" not in row:
+        return row
+    marks, _names = heading_marks(from_stored(row.get("anchors")), row.get("level", 0))
+    plain = prepare(row["content"], marks)
+    if plain is None:
+        return row
+    return dict(sorted({**row, "plain": plain.to_stored()}.items()))
 
 
 def stored_bytes(row: dict) -> bytes:
