@@ -427,9 +427,10 @@ def load_markdown(
         raws = [raw for raw in raws if raw.location not in rst.fragments]
     markdown = [raw for raw in raws if not _is_rst(raw.location)]
     if root.is_dir() and markdown:
-        markdown, included = _resolve_includes(root, markdown)
+        resolved, included = _resolve_includes(root, markdown)
         fragments += included
-        raws = markdown + [raw for raw in raws if _is_rst(raw.location)]
+        kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
+        raws = [kept.get(raw.location, raw) for raw in raws if _is_rst(raw.location) or raw.location in kept]
     located = []
     for raw in raws:
         rel = raw.location
