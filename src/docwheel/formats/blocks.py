@@ -25,6 +25,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from .headings import CODE_SPAN
+
 PROSE, FENCE, CODE, COMMENT = "prose", "fence", "code", "comment"
 Classify = Callable[[Sequence[str]], list[str]]
 
@@ -337,7 +339,6 @@ def _clean_fence(code: Sequence[str], twoslash: bool) -> list[str]:
 _PLACEHOLDER = re.compile(
     r"[ \t]*(?:(?<!=)\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%]))"
 )
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 
 def drop_placeholders(lines: list[str]) -> list[str]:
@@ -349,7 +350,7 @@ def drop_placeholders(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         parts, pos = [], 0
-        for m in _CODE_SPAN.finditer(line):
+        for m in CODE_SPAN.finditer(line):
             parts += [_PLACEHOLDER.sub("", line[pos : m.start()]), m.group(0)]
             pos = m.end()
         kept = "".join(parts) + _PLACEHOLDER.sub("", line[pos:])
