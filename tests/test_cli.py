@@ -388,18 +388,20 @@ def test_readme_shows_every_client_configuration():
 
 def test_reading_commands_import_neither_network_code_nor_the_mcp_sdk(index_dir):
     """Run-time reading never loads the fetch module (the only network code), the SDK, or
-    what only builds need (the docs parsers: formats, docutils)."""
+    what only builds need (the docs parsers: formats, docutils; the English word list)."""
     script = (
         "import sys, io, contextlib\n"
         "from docwheel.cli import main\n"
         f"idx = {str(index_dir)!r}\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    for argv in (['search', 'rotate keys'], ['read', 'site:guides/install'],\n"
+        "    for argv in (['search', 'rotate keys'], ['search', 'rotaet the keys whenever'],\n"
+        "                 ['read', 'site:guides/install'],\n"
         "                 ['list'], ['info']):\n"
         "        assert main([*argv, '--index', idx]) == 0\n"
         "loaded = sorted(m for m in sys.modules\n"
-        "                if m in ('docwheel.fetch', 'docwheel.build', 'docwheel.sources', 'mcp')\n"
-        "                or m.split('.')[0] == 'docutils' or m.startswith('docwheel.formats'))\n"
+        "                if m in ('docwheel.fetch', 'docwheel.build', 'docwheel.sources', 'mcp',\n"
+        "                         'docwheel.english', 'docwheel.index_write')\n"
+        "                or m.split('.')[0] in ('docutils', 'spellchecker') or m.startswith('docwheel.formats'))\n"
         "print(loaded)\n"
     )
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)

@@ -629,3 +629,60 @@ def test_a_correction_is_judged_by_the_word_as_typed_not_only_by_its_stem():
     # A word whose stem has no near term is not guessed at from every word one edit away.
     assert speller.correct("rese", "rese") == "reset"
     assert Speller(["be"], lambda t: 5, {"being": "be"}).correct("bring", "bring") is None
+
+
+def test_a_common_english_word_the_docs_do_not_use_is_left_as_typed(tmp_path):
+    # "rest" is one edit from "reset", "leave" from "leak", "stays" stems one edit from
+    # "star": all are meant as written. A typo that is no English word is still corrected.
+    pages = {
+        "reset.md": "# Reset a stub\n\nCall reset to clear a stub's behaviour and history.\n",
+        "leaks.md": "# Memory leak\n\nA leak shows when a fake timer is not restored.\n",
+        "stars.md": "# Star the repo\n\nA star helps others find the project.\n",
+        "other.md": "# Sandboxes\n\nA sandbox holds every fake; restore it after each test.\n",
+    }
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        result = index.search("keep the rest of the stub as it stays")
+        assert not any("instead of" in w for w in result.warnings), result.warnings
+        assert "'rest' does not appear in these docs" in result.warnings
+        assert not any("instead of" in w for w in index.search("leave the sandbox alone").warnings)
+        assert not any("instead of" in w for w in index.search("hand-written sandbox").warnings)
+        assert "searched for 'reset' instead of 'rset'" in index.search("rset a stub").warnings
+        assert "searched for 'sandbox' instead of 'sandbx'" in index.search("sandbx").warnings
+
+
+def test_speller_knows_a_word_common_when_every_part_of_it_is():
+    speller = Speller(["reset"], lambda t: 1, {}, lambda: frozenset({"rest", "hand", "written"}))
+    assert speller.is_common("rest") and speller.is_common("Rest")
+    assert speller.is_common("hand-written") and speller.is_common("hand_written")
+    assert not speller.is_common("rset") and not speller.is_common("hand-wirtten")
+    assert not speller.is_common("") and not speller.is_common("--")
+    assert not speller.is_common("rést")  # not ASCII: no English word of the list
+
+
+def test_the_build_writes_the_common_english_words_the_docs_do_not_use(tmp_path):
+    from docwheel.english import common_english
+    from docwheel.spelling import COMMON_FILE, load_common
+
+    pages = {"a.md": "# Configuration\n\nConfiguring the server: the tools and their options.\n"}
+    directory = markdown_site(tmp_path, pages)
+    common = load_common(directory)
+    english = set(common_english())
+    assert {"rest", "leave", "move", "missing", "written"} <= common <= english
+    # Words of the docs are index terms or the speller's own surface words: not repeated.
+    assert not {"the", "server", "tools", "configuration", "their"} & common
+    assert not common & {"tets", "instal", "teh"}  # the list's rare tail holds misspellings
+    assert all(word.isascii() and word.isalpha() and word.islower() for word in common)
+    first = (directory / COMMON_FILE).read_bytes()
+    (tmp_path / "again").mkdir()
+    again = markdown_site(tmp_path / "again", pages)  # a rebuild writes the same bytes
+    assert (again / COMMON_FILE).read_bytes() == first
+
+
+def test_a_damaged_common_word_list_is_a_clear_error_naming_the_file(tmp_path):
+    from docwheel.spelling import COMMON_FILE
+
+    directory = markdown_site(tmp_path, {"a.md": "# Reset\n\nReset the stub.\n"})
+    (directory / COMMON_FILE).write_bytes(b"not gzip")
+    with docwheel.open_index(directory) as index:
+        with pytest.raises(docwheel.IndexLoadError, match=r"spelling_common\.txt\.gz.*rebuild the index"):
+            index.search("rset the stub")

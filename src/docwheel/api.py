@@ -25,7 +25,7 @@ from .versions import newest_first, version_key
 
 MANIFEST_NAME = "manifest.json"
 # Bumped whenever the index layout changes; an index from another format is refused.
-INDEX_FORMAT = 14
+INDEX_FORMAT = 15
 MAX_LIMIT = 50
 SEARCH_MODES = ("hybrid", "lexical")
 

@@ -276,6 +276,7 @@ class _BuildHelper:
 def _serve_build() -> None:
     """The helper process of ``_BuildHelper``: Markdown files parsed while the sources load,
     then the index's analysis requests (``index_write._AnalysisServer``)."""
+    from .english import common_english
     from .helper import serve
     from .index_write import _AnalysisServer
 
@@ -284,6 +285,9 @@ def _serve_build() -> None:
         def handle(request: tuple[str, object]) -> object:
             kind, payload = request
             if kind == "ping":
+                # Read the English word list now, while the build process still works on
+                # its own, rather than when the index is written (the speller's common words).
+                common_english()
                 return None
             if kind == "parse":
                 return parse_page_jobs(payload)  # type: ignore[arg-type]

@@ -49,7 +49,7 @@ from .ranking import (
     pseudo_frequency,
 )
 from .semantic import SECTION_VECTORS_FILE, SectionVectors, StaticEncoder
-from .spelling import SURFACE_FILE, Speller, load_surface
+from .spelling import COMMON_FILE, SURFACE_FILE, Speller, load_common, load_surface
 from .versions import named_versions
 from .words import TOKEN_PATTERN, split_identifier, without_number_parts
 
@@ -406,8 +406,9 @@ class WhooshIndex:
             page_version = np.load(directory / COPIES_VERSION_FILE, allow_pickle=False)
             # Per section: its page's version (versions.PageCopies.version; -1: none).
             self._version = page_version[self._impacts.pages]
-            if not (directory / SURFACE_FILE).is_file():
-                raise OSError(f"{SURFACE_FILE} is missing")
+            for name in (SURFACE_FILE, COMMON_FILE):
+                if not (directory / name).is_file():
+                    raise OSError(f"{name} is missing")
             copies = json.loads((directory / COPIES_FILE).read_text(encoding="utf-8"))
             self._version_labels = [str(label) for label in copies["labels"]]
             self._copy_refs = {int(page): str(ref) for page, ref in copies["refs"].items()}
@@ -712,24 +713,31 @@ class WhooshIndex:
         corrections: list[tuple[str, str]] = []
         absent: list[str] = []
         for word in text.split():
+            shown = word.strip(_EDGE_PUNCTUATION)
             fixes = []
             known = False
             word_terms = without_number_parts(list(_word_terms(word)))  # analyze, cached
+            common: bool | None = None  # a common English word is meant as typed (read on need)
             for term in word_terms:
+                fixed = None
                 if term in self._impacts:
                     known = True
-                    fixed = None
-                elif len(word_terms) == 1:
-                    fixed = self._speller_for().correct(term, word.strip(_EDGE_PUNCTUATION))
                 else:
-                    fixed = self._speller_for().suggest(term)
+                    if common is None:
+                        common = self._speller_for().is_common(shown)
+                    if common:
+                        pass
+                    elif len(word_terms) == 1:
+                        fixed = self._speller_for().correct(term, shown)
+                    else:
+                        fixed = self._speller_for().suggest(term)
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
             if word_terms and not known and not fixes:
-                absent.append(word.strip(_EDGE_PUNCTUATION))
+                absent.append(shown)
             if fixes:
-                corrections.append((word.strip(_EDGE_PUNCTUATION), max(fixes, key=len)))
+                corrections.append((shown, max(fixes, key=len)))
         return terms, corrections, list(dict.fromkeys(absent))
 
     def _speller_for(self) -> Speller:
@@ -738,15 +746,22 @@ class WhooshIndex:
                 self._impacts.words(),
                 self._impacts.document_frequency,
                 self._surface,
+                self._common,
             )
         return self._speller
 
     def _surface(self) -> dict[str, str]:
+        return self._spelling_data(load_surface, SURFACE_FILE)
+
+    def _common(self) -> frozenset[str]:
+        return self._spelling_data(load_common, COMMON_FILE)
+
+    def _spelling_data(self, load, name: str):
         try:
-            return load_surface(self.directory)
+            return load(self.directory)
         except (OSError, ValueError) as exc:
             raise IndexLoadError(
-                f"{self.directory / SURFACE_FILE}: the spelling data cannot be read ({exc}); "
+                f"{self.directory / name}: the spelling data cannot be read ({exc}); "
                 "reinstall the docs package or rebuild the index"
             ) from None
 

@@ -48,6 +48,7 @@ from .index import (
     PAIR_FIELDS,
     SEARCH_FIELDS,
     SECTION_RANKING,
+    STOP_WORDS,
     TOKEN_RE,
     TYPES_FILE,
     WORD_OR_BREAK_RE,
@@ -56,8 +57,10 @@ from .index import (
     make_schema,
 )
 from .doctypes import DOC_TYPES
+from .english import write_common
+from .ranking import WORDS_SUFFIX
 from .snippets import prepare
-from .spelling import is_surface_word, save_surface
+from .spelling import is_surface_word, load_surface, save_surface
 from .versions import page_copies
 from .words import split_identifier
 
@@ -177,6 +180,14 @@ def write_index(
         return count
     finally:
         random.setstate(state)
+
+
+def _write_common_words(directory: Path) -> None:
+    """The common English words the docs do not use (``spelling.COMMON_FILE``), read
+    against the index's terms and the docs' words just written; stop words never reach
+    the speller."""
+    words = json.loads((directory / f"{SECTION_RANKING}{WORDS_SUFFIX}").read_text(encoding="utf-8"))
+    write_common(directory, STOP_WORDS.union(words), load_surface(directory))
 
 
 def _write_copies(
@@ -316,6 +327,7 @@ class _LocalAnalysis:
     def finish_writing(self, directory: Path) -> None:
         self._impacts.write(directory, SECTION_RANKING, PAGE_RANKING)
         save_surface(directory, self._analyse.surface)
+        _write_common_words(directory)
 
 
 class _HelperAnalysis:
@@ -498,6 +510,7 @@ class _AnalysisServer:
             impacts.write(Path(payload), SECTION_RANKING, PAGE_RANKING)  # type: ignore[arg-type]
             assert self._analyse is not None
             save_surface(Path(payload), {**self._analyse.surface, **self._surface})  # type: ignore[arg-type]
+            _write_common_words(Path(payload))  # type: ignore[arg-type]
             return None
         raise ValueError(f"unknown request {kind!r}")
 
