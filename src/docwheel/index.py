@@ -728,14 +728,15 @@ class WhooshIndex:
                     if common:
                         pass
                     elif len(word_terms) == 1:
-                        fixed = self._speller_for().correct(term, shown)
+                        speller = self._speller_for()
+                        fixed = speller.root(shown) or speller.correct(term, shown)
                     else:
                         fixed = self._speller_for().suggest(term)
                 if fixed:
                     fixes.append(fixed)
                 terms.append(fixed or term)
-            if word_terms and not known and not fixes:
-                absent.append(shown)
+            if word_terms and not known and not fixes and not common:
+                absent.append(shown)  # a common word is phrasing: no news that the docs lack it
             if fixes:
                 corrections.append((shown, max(fixes, key=len)))
         return terms, corrections, list(dict.fromkeys(absent))

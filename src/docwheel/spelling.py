@@ -66,6 +66,12 @@ def one_edit(word: str, tail: int | None = None, letters: str = string.ascii_low
 # the suffixes a stemmer cuts are (Speller.suggest_word).
 MIN_SURFACE_LENGTH = 6
 SURFACE_TAIL = 5
+# Suffixes that make a new word of a docs word and that the stemmer may leave on
+# ("searchable" keeps its "able": Porter cuts it only after a longer stem). A word built so
+# is searched as its root, not corrected to a neighbour ("searchlabel"): Speller.root.
+DERIVED_SUFFIXES = ("ability", "ably", "able", "ible", "fully", "ful", "ness", "less", "ment", "ly")
+# A root shorter than this is not trusted ("comment" is no "com" + "ment").
+MIN_ROOT_LENGTH = 4
 # A typed word this long is also compared, as typed, with the docs' words (Speller.correct).
 MIN_TYPED_LENGTH = 4
 # The words of the docs (lower-cased, ASCII letters, one shorter than MIN_SURFACE_LENGTH or
@@ -201,6 +207,33 @@ class Speller:
         if callable(self._common):
             self._common = self._common()
         return all(part in self._common for part in parts)
+
+    def root(self, word: str) -> str | None:
+        """The docs' term for ``word`` built from a docs word with a derivational suffix
+        (``DERIVED_SUFFIXES``: "searchable" -> "search", "resizable" -> "resize",
+        "forgettable" -> "forget", "happiness" -> "happy"), or None."""
+        lowered = word.lower()
+        if not (lowered.isascii() and lowered.isalpha()):
+            return None
+        return self._remembered(f"\x02{lowered}", lambda: self._root(lowered))
+
+    def _root(self, word: str) -> str | None:
+        if callable(self._surface):
+            self._surface = self._surface()
+        for suffix in DERIVED_SUFFIXES:
+            base = word[: -len(suffix)]
+            if not word.endswith(suffix) or len(base) < MIN_ROOT_LENGTH:
+                continue
+            candidates = [base, base + "e"]
+            if base[-1] == base[-2]:
+                candidates.append(base[:-1])  # a doubled final consonant: forgettable
+            if base.endswith("i"):
+                candidates.append(base[:-1] + "y")  # happiness
+            for candidate in candidates:
+                found = self._surface.get(candidate) or (candidate if candidate in self._terms else None)
+                if found:
+                    return found
+        return None
 
     def suggest(self, term: str) -> str | None:
         return self._remembered(term, lambda: self._suggest(term))
