@@ -318,6 +318,13 @@ def test_a_conf_py_that_is_not_python_warns_and_reads_the_defaults(tmp_path):
     assert manifest["sources"][0]["pages"] == 2  # index and old: .rst, nothing excluded
 
 
+def test_a_conf_py_saved_with_a_byte_order_mark_and_crlf_lines_is_read(tmp_path):
+    (tmp_path / "conf.py").write_bytes(b"\xef\xbb\xbfproject = 'x'\r\nsource_suffix = '.txt'\r\n")
+    (tmp_path / "index.txt").write_text("Home\n====\n")
+    loaded = load(tmp_path)
+    assert (loaded.generator, paths(loaded), loaded.warnings) == ("sphinx", ["index"], [])
+
+
 @pytest.mark.parametrize(
     ("conf", "value"),
     [

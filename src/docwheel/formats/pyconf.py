@@ -24,7 +24,7 @@ def read_assignments(
     wanted = set(names)
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError) as exc:  # ValueError: a NUL byte in the source
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # ValueError: NUL
         line = f"line {exc.lineno}: " if isinstance(exc, SyntaxError) and exc.lineno else ""
         reason = exc.msg if isinstance(exc, SyntaxError) else str(exc)
         warn(f"{shown}: {line}not valid Python ({reason}); read as Sphinx's defaults")

@@ -41,9 +41,10 @@ class Sphinx(Generator):
 
     def claims(self, config: Path) -> bool:
         try:
-            return _SPHINX_CONF.search(config.read_text(encoding="utf-8", errors="replace")) is not None
+            text = config.read_text(encoding="utf-8-sig", errors="replace")
         except OSError:
             return False
+        return _SPHINX_CONF.search(text) is not None
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
         """``source_suffix``, ``extensions``, ``exclude_patterns``, ``templates_path`` and
@@ -52,7 +53,7 @@ class Sphinx(Generator):
         if config is None:
             return Settings(exclude=ALWAYS_EXCLUDED)
         try:
-            text = config.read_text(encoding="utf-8", errors="replace")
+            text = config.read_text(encoding="utf-8-sig", errors="replace")
         except OSError:
             text = ""
         values = read_assignments(text, _READ, warn, config.name)
