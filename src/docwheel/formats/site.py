@@ -62,6 +62,22 @@ class Settings:
     # Sphinx's ``default_role``: what `single backticks` are in reStructuredText ("" for
     # docutils' default, a title reference shown in italics).
     default_role: str = ""
+    # Which files are pages and how each is parsed, by the end of its name, in the order a
+    # file's name is tried: ``((".txt", "rst"), (".md", "markdown"))`` (Sphinx's
+    # ``source_suffix``). Empty: the files docwheel lists by default (``SUFFIXES``), rst
+    # by the ``.rst`` suffix.
+    page_suffixes: tuple[tuple[str, str], ...] = ()
+    # Where the docs folder is, relative to the folder ``exclude`` is relative to ("" for
+    # the docs folder itself; Sphinx's patterns are relative to ``conf.py``'s folder).
+    exclude_base: str = ""
+
+    def syntax(self, rel: str) -> str | None:
+        """How the file at ``rel`` is parsed ("rst" or "markdown") when ``page_suffixes``
+        names its suffix, or None (the default rule decides, or it is no page)."""
+        for suffix, syntax in self.page_suffixes:
+            if rel.endswith(suffix):
+                return syntax
+        return None
 
 
 class Generator:
@@ -88,6 +104,11 @@ class Generator:
         """Whether the file at ``rel`` (relative to the docs folder, '/'-separated) is a
         page of the site; fragments and partials are not."""
         return not excluded(rel, settings.exclude)
+
+    def note(self, settings: Settings) -> str:
+        """What the build output adds to the generator's name about these settings (the
+        page suffixes a Sphinx ``conf.py`` sets), or ""."""
+        return ""
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         """The page's address relative to the site root the sources file's ``base_url``
