@@ -101,3 +101,162 @@ def test_a_page_opening_with_an_mdx_expression_or_a_rule_of_pluses_has_no_frontm
 
 def test_an_empty_toml_block_is_no_metadata_and_no_warning():
     assert split_frontmatter("+++\n+++\nBody") == ({}, "Body", None)
+
+
+# -- detection -----------------------------------------------------------------------------
+
+
+def test_a_hugo_toml_one_folder_above_content_names_hugo(tmp_path):
+    tree(tmp_path, {"hugo.toml": "baseURL = 'https://site.example/'\n", "content/_index.md": "Home\n"})
+    found = detect(tmp_path / "content")
+    assert (found.generator.name, found.config) == ("hugo", tmp_path / "hugo.toml")
+    assert load(tmp_path).generator_reason == "from ../hugo.toml"
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "generator"),
+    [
+        ("config.toml", "baseURL = 'https://site.example/'\ntheme = 'docsy'\n", "hugo"),
+        ("config.yaml", "contentDir: content\n", "hugo"),
+        ("config.json", '{"languageCode": "en-us"}', "hugo"),
+        ("config/_default/hugo.yaml", "title: Docs\n", "hugo"),
+        ("config.toml", "base_url = 'https://site.example/'\ncompile_sass = true\n", "plain"),  # Zola's
+        ("config.yaml", "not: [valid\n", "plain"),
+    ],
+)
+def test_a_config_file_is_hugos_when_it_holds_hugo_settings(tmp_path, name, text, generator):
+    tree(tmp_path, {name: text, "content/a.md": "# A\n"})
+    assert detect(tmp_path / "content").generator.name == generator
+
+
+def test_without_a_config_hugo_is_told_from_shortcodes_and_toml_frontmatter(tmp_path):
+    pages = [
+        ("_index.md", '+++\ntitle = "Docs"\n+++\n'),
+        ("a.md", '+++\ntitle = "A"\n+++\n{{< note >}}Careful{{< /note >}}\n'),
+    ]
+    found = detect(tmp_path, pages)
+    assert found.generator.name == "hugo" and "from its pages" in found.reason
+
+
+# -- which files are pages, and where each is served --------------------------------------
+
+HUGO_SITE = {
+    "hugo.toml": "baseURL = 'https://site.example/'\n",
+    "content/_index.md": "---\ntitle: Home\n---\nWelcome.\n",
+    "content/docs/_index.md": "+++\ntitle = 'Documentation'\n+++\nAll the docs.\n",
+    "content/docs/install.md": "+++\ntitle = 'Installing'\n+++\nRun it.\n",
+    "content/docs/Getting Started.md": "---\ntitle: Getting started\n---\nBegin.\n",
+    "content/docs/about/index.md": "---\ntitle: About\n---\nA leaf bundle.\n",
+    "content/docs/about/team.md": "---\ntitle: Team\n---\nA resource of the about page.\n",
+    "content/docs/about/more/notes.md": "Also a resource.\n",
+    "content/docs/moved.md": "---\ntitle: Moved\nslug: relocated\n---\nHere.\n",
+    "content/docs/elsewhere.md": '{\n  "title": "Elsewhere",\n  "url": "/guides/other-place/"\n}\nThere.\n',
+    "content/docs/file.md": "---\ntitle: File\nurl: /downloads/file.html\n---\nA file.\n",
+    "content/docs/reference/_index.md": "---\ntitle: Reference\nslug: ignored\n---\nA section keeps its folder.\n",
+    "content/docs/draft.md": "---\ntitle: Draft\ndraft: true\n---\nNot yet.\n",
+    "content/docs/hidden/index.md": "---\ntitle: Headless\nheadless: true\n---\nShared text.\n",
+    "content/docs/never.md": "+++\ntitle = 'Never'\n[build]\nrender = 'never'\n+++\nOnly included.\n",
+    "content/docs/linked.md": "---\ntitle: Linked\n_build:\n  render: link\n---\nNo file.\n",
+}
+
+
+def test_sections_and_leaf_bundles_are_their_folders_pages_with_pretty_urls(tmp_path):
+    tree(tmp_path, HUGO_SITE)
+    loaded = load(tmp_path)
+    assert loaded.generator == "hugo"
+    urls = {p.path: p.url for p in loaded.pages}
+    assert urls == {
+        "index": "https://site.example/",
+        "docs": "https://site.example/docs/",
+        "docs/install": "https://site.example/docs/install/",
+        "docs/Getting Started": "https://site.example/docs/getting-started/",  # lower case, '-'
+        "docs/about": "https://site.example/docs/about/",
+        "docs/moved": "https://site.example/docs/relocated/",
+        "docs/elsewhere": "https://site.example/guides/other-place/",
+        "docs/file": "https://site.example/downloads/file.html",
+        "docs/reference": "https://site.example/docs/reference/",
+    }
+    assert pages_by_path(loaded)["docs"].title == "Documentation"
+
+
+def test_drafts_headless_and_unrendered_pages_are_not_pages_and_the_build_says_so(tmp_path):
+    tree(tmp_path, HUGO_SITE)
+    loaded = load(tmp_path)
+    assert not {"docs/draft", "docs/hidden", "docs/never", "docs/linked"} & {p.path for p in loaded.pages}
+    (warning,) = [w for w in loaded.warnings if "does not publish" in w]
+    assert warning == (
+        "d: skipped 4 pages hugo does not publish: docs/draft.md (draft: true), "
+        "docs/hidden/index.md (headless: true), docs/linked.md (_build.render: link), "
+        "docs/never.md (build.render: never)"
+    )
+    assert "docs/draft.md" in {raw.location for raw in loaded.raws}  # read and hashed all the same
+
+
+def test_ugly_urls_serve_pages_and_sections_as_html_files(tmp_path):
+    tree(tmp_path, {**HUGO_SITE, "hugo.toml": "uglyURLs = true\n"})
+    urls = {p.path: p.url for p in load(tmp_path).pages}
+    assert urls["index"] == "https://site.example/"
+    assert urls["docs"] == "https://site.example/docs.html"
+    assert urls["docs/install"] == "https://site.example/docs/install.html"
+    assert urls["docs/about"] == "https://site.example/docs/about.html"
+    assert urls["docs/moved"] == "https://site.example/docs/relocated.html"
+
+
+def test_ugly_urls_by_section_and_paths_kept_in_case(tmp_path):
+    files = {
+        "hugo.yaml": "disablePathToLower: true\nuglyURLs:\n  blog: true\n",
+        "content/blog/Post.md": "# Post\n",
+        "content/docs/Guide.md": "# Guide\n",
+    }
+    tree(tmp_path, files)
+    urls = {p.path: p.url for p in load(tmp_path).pages}
+    assert urls == {"blog/Post": "https://site.example/blog/Post.html", "docs/Guide": "https://site.example/docs/Guide/"}
+
+
+def test_a_site_folder_with_its_config_inside_reads_the_pages_of_its_content_dir(tmp_path):
+    files = {
+        "config.toml": "baseURL = 'https://site.example/'\ncontentDir = 'pages'\n",
+        "pages/guide.md": "# Guide\n",
+        "README.md": "# The site's readme\n",
+        "archetypes/default.md": "+++\ntitle = '{{ .Name }}'\n+++\n",
+    }
+    tree(tmp_path, files)
+    loaded = load(tmp_path, ".")
+    assert [(p.path, p.url) for p in loaded.pages] == [("pages/guide", "https://site.example/guide/")]
+
+
+def test_the_build_and_info_name_hugo(tmp_path):
+    tree(tmp_path, HUGO_SITE)
+    messages: list[str] = []
+    manifest = build_index(config_for(tmp_path), tmp_path / "out", progress=messages.append)
+    (source,) = manifest["sources"]
+    assert (source["generator"], source["generator_from"]) == ("hugo", "from ../hugo.toml")
+    assert "d: read as hugo docs (from ../hugo.toml)" in messages
+    info = subprocess.run(
+        [*docwheel_cmd(), "info", "--index", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert info.returncode == 0, info.stderr
+    assert "  generator: hugo (from ../hugo.toml)" in info.stdout.splitlines()
+
+
+# -- heading ids ------------------------------------------------------------------------------
+
+HEADINGS = "# Title\n\n## Über Größen & more\n\n## Über Größen & more\n\n## 3.2 Install (Linux)\n\n## Custom {#my-id}\n\n## !!\n"
+
+
+@pytest.mark.parametrize(
+    ("id_type", "anchors"),
+    [
+        (None, ["über-größen--more", "über-größen--more-1", "32-install-linux", "my-id", "heading"]),
+        ("github-ascii", ["uber-groen--more", "uber-groen--more-1", "32-install-linux", "my-id", "heading"]),
+        ("blackfriday", ["über-größen-more", "über-größen-more-1", "3-2-install-linux", "my-id", "heading"]),
+    ],
+)
+def test_heading_ids_follow_the_auto_heading_id_type(tmp_path, id_type, anchors):
+    config = "baseURL = 'https://site.example/'\n"
+    if id_type:
+        config += f"[markup.goldmark.parser]\nautoHeadingIDType = '{id_type}'\n"
+    tree(tmp_path, {"hugo.toml": config, "content/page.md": HEADINGS})
+    (only,) = load(tmp_path).pages
+    assert [s.anchor for s in only.sections[1:]] == anchors

@@ -773,8 +773,10 @@ def page_path_from_url(url: str) -> str:
         if lowered.endswith(ext):
             path = path[: -len(ext)]
             break
-    if path == "index" or path.endswith("/index"):
-        path = path[: -len("index")].rstrip("/")
+    # Hugo's and Zola's section page, `_index.md`, is its folder's page too.
+    name = path.rsplit("/", 1)[-1]
+    if name in ("index", "_index"):
+        path = path[: -len(name)].rstrip("/")
     return path or "index"
 
 
