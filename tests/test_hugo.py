@@ -260,3 +260,75 @@ def test_heading_ids_follow_the_auto_heading_id_type(tmp_path, id_type, anchors)
     tree(tmp_path, {"hugo.toml": config, "content/page.md": HEADINGS})
     (only,) = load(tmp_path).pages
     assert [s.anchor for s in only.sections[1:]] == anchors
+
+
+# -- shortcodes, read as the page shows them ------------------------------------------------
+
+
+def shown(body: str) -> str:
+    """A page's text as search reads it (prose, then code)."""
+    from docwheel.formats.markdown import split_code
+
+    parsed = page(body)
+    prose, code = split_code("\n\n".join(s.text for s in parsed.sections))
+    return prose + ("\n" + code if code else "")
+
+
+def test_shortcode_tags_leave_no_trace_and_paired_ones_keep_their_inner_text():
+    text = shown(
+        "{{< note >}}Keep this note.{{< /note >}}\n\n"
+        "{{< youtube w7Ft2ymGmfc >}}\n\n"
+        "A {{< param \"version\" >}} B, self{{< br />}}closing.\n"
+    )
+    assert text == "Keep this note.\n\nA B, selfclosing."
+
+
+def test_a_docsy_alert_keeps_its_title_as_a_label_like_an_admonition():
+    text = shown('{{% alert title="Warning" color="warning" %}}\nDo not delete the database.\n{{% /alert %}}\n')
+    assert text == "Warning\nDo not delete the database."
+
+
+def test_a_shortcode_may_span_lines_and_quote_its_closing_delimiter():
+    text = shown('{{< figure src="chart.png"\n    caption="Monthly users" >}}\n\nQuoted {{< x "a >}} b" >}} end.\n')
+    assert text == "Monthly users\n\nQuoted end."
+
+
+def test_ref_and_relref_in_a_link_leave_the_link_text():
+    text = shown('See [the install guide]({{< ref "install.md" >}}) and [more]({{% relref "docs/more.md#x" %}}).\n')
+    assert text == "See the install guide and more."
+
+
+def test_escaped_shortcodes_show_as_the_literal_shortcode_in_code_and_prose():
+    text = shown(
+        "Write `{{</* note */>}}` to open a note, or {{%/* alert */%}} here.\n\n"
+        '```md\n{{</* details summary="More" */>}}\n```\n'
+    )
+    assert text == 'Write `{{< note >}}` to open a note, or {{% alert %}} here.\n{{< details summary="More" >}}'
+
+
+def test_shortcodes_inside_code_blocks_and_code_spans_are_shown_as_written():
+    text = shown("Use `{{< note >}}`.\n\n```go-html-template\n{{< note >}}x{{< /note >}}\n```\n")
+    assert text == "Use `{{< note >}}`.\n{{< note >}}x{{< /note >}}"
+
+
+def test_the_highlight_shortcode_is_a_code_block():
+    parsed = page('Intro.\n\n{{< highlight go "linenos=table" >}}\n# not a heading\nfunc main() {}\n{{< /highlight >}}\n')
+    assert len(parsed.sections) == 1  # its `# comment` is code, not a heading
+    assert parsed.sections[0].text == "Intro.\n\n```go\n# not a heading\nfunc main() {}\n```"
+
+
+def test_shortcodes_are_read_in_a_hugo_tree_build(tmp_path):
+    files = {
+        "hugo.toml": "baseURL = 'https://site.example/'\n",
+        "content/docs/backup.md": (
+            "+++\ntitle = 'Backups'\n+++\n\n"
+            '{{% alert title="Careful" %}}\nRestoring overwrites the volume.\n{{% /alert %}}\n'
+        ),
+    }
+    tree(tmp_path, files)
+    build_index(config_for(tmp_path), tmp_path / "out", progress=lambda _m: None)
+    with docwheel.open_index(tmp_path / "out") as index:
+        (hit,) = index.search("restoring overwrites").results
+        text = index.read(hit.ref).text
+    assert "alert" not in text and "{{" not in text
+    assert "Careful\nRestoring overwrites the volume." in text

@@ -47,6 +47,7 @@ from .blocks import (
     clean_code,
     drop_markers,
     drop_placeholders,
+    hugo_shortcodes,
     myst_roles,
     unwrap_blocks,
     unwrap_directives,
@@ -728,6 +729,8 @@ def _indent_width(line: str) -> int:
 def _unwrap(text: str) -> str:
     """Admonitions, tabs, directives and code line markers as the page shows them (``blocks``)."""
     text = unindent_components(text)
+    if "{{<" in text or "{{%" in text:
+        text = hugo_shortcodes(text, classify_lines)
     if "```{" in text or "~~~{" in text or ":::{" in text:
         text = unwrap_directives(text, classify_lines)
     if not any(hint in text for hint in _BLOCK_HINTS):
