@@ -332,3 +332,19 @@ def test_shortcodes_are_read_in_a_hugo_tree_build(tmp_path):
         text = index.read(hit.ref).text
     assert "alert" not in text and "{{" not in text
     assert "Careful\nRestoring overwrites the volume." in text
+
+
+def test_a_section_or_bundle_without_a_title_is_named_after_its_folder(tmp_path):
+    files = {
+        "hugo.toml": "baseURL = 'https://site.example/'\n",
+        "content/user-guides/_index.md": "Everything users need.\n",
+        "content/user-guides/backups/index.md": "How backups work.\n",
+        "content/user-guides/restore.md": "# Restoring a backup\n\nSteps.\n",
+    }
+    tree(tmp_path, files)
+    titles = {p.path: p.title for p in load(tmp_path).pages}
+    assert titles == {
+        "user-guides": "User guides",
+        "user-guides/backups": "Backups",
+        "user-guides/restore": "Restoring a backup",
+    }
