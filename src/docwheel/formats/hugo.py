@@ -41,8 +41,8 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
-# Settings only Hugo's config has (any one names a ``config.*`` file as Hugo's); Zola's
-# ``config.toml`` says ``base_url``.
+# Settings of Hugo's config: ``baseURL`` or ``contentDir``, or two of the others, name a
+# ``config.*`` file as Hugo's (a ``theme`` alone may be any tool's); Zola's says ``base_url``.
 _HUGO_KEYS = frozenset(
     "baseurl contentdir theme languagecode defaultcontentlanguage uglyurls disablepathtolower "
     "publishdir canonifyurls relativeurls enablerobotstxt enablegitinfo module "
@@ -78,8 +78,8 @@ class Hugo(Generator):
     def claims(self, config: Path) -> bool:
         if config.name.startswith("hugo."):
             return True
-        data = _load(config, None)
-        return any(str(key).lower() in _HUGO_KEYS for key in data)
+        keys = {str(key).lower() for key in _load(config, None)} & _HUGO_KEYS
+        return bool(keys & {"baseurl", "contentdir"}) or len(keys) >= 2
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
         data = _lower(_load(config, warn)) if config is not None else {}
