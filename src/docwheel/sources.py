@@ -431,11 +431,12 @@ def load_markdown(
         fragments += included
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
         raws = [kept.get(raw.location, raw) for raw in raws if _is_rst(raw.location) or raw.location in kept]
-    located, unpublished = [], []
+    located = []
+    unpublished: list[tuple[Raw, str]] = []  # a draft: read and hashed, not a page
     for raw in raws:
         rel = raw.location
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
-        if why := generator.unpublished(meta):  # a draft: read and hashed, not a page
+        if why := generator.unpublished(meta):
             unpublished.append((raw, why))
             continue
         address = generator.url_path(rel, meta, settings)
