@@ -272,7 +272,7 @@ def shown(body: str) -> str:
 
     parsed = page(body)
     prose, code = split_code("\n\n".join(s.text for s in parsed.sections))
-    return prose + ("\n" + code if code else "")
+    return "\n".join(part for part in (prose, code) if part)
 
 
 def test_shortcode_tags_leave_no_trace_and_paired_ones_keep_their_inner_text():
@@ -305,6 +305,33 @@ def test_escaped_shortcodes_show_as_the_literal_shortcode_in_code_and_prose():
         '```md\n{{</* details summary="More" */>}}\n```\n'
     )
     assert text == 'Write `{{< note >}}` to open a note, or {{% alert %}} here.\n{{< details summary="More" >}}'
+
+
+def test_an_escaped_shortcode_spanning_lines_in_code_is_unescaped_at_both_ends():
+    text = shown('```\n{{</* myshortcode `Some <b>HTML</b>,\nand a new line.` */>}}\n```\n')
+    assert text == "{{< myshortcode `Some <b>HTML</b>,\nand a new line.` >}}"
+
+
+def test_a_paired_shortcode_keeps_a_worded_first_argument_as_its_label_but_not_an_id():
+    text = shown(
+        '{{% note "More on Syntax Highlighting" %}}\nSee the tools.\n{{% /note %}}\n\n'
+        '{{< tabs "install-tabs" >}}\n{{< tab "macOS" >}}\nUse brew.\n{{< /tab >}}\n{{< /tabs >}}\n\n'
+        '[Neat]({{< ref "blog/neat.md" >}})\n'
+    )
+    assert text == "More on Syntax Highlighting\nSee the tools.\n\nmacOS\nUse brew.\n\nNeat"
+
+
+def test_code_shortcodes_are_code_blocks_and_their_escaped_tags_show_unescaped():
+    parsed = page(
+        '{{< code file="learn-html.md" >}}\n{{</* highlight html */>}}\n<h1 id="title">{{ .Title }}</h1>\n'
+        "{{</* /highlight */>}}\n{{< /code >}}\n\n"
+        '{{< tab header="Linux" lang="bash" >}}\n# install it\napt install hugo\n{{< /tab >}}\n'
+    )
+    assert len(parsed.sections) == 1  # `# install it` is code, not a heading
+    assert parsed.sections[0].text == (
+        '```\n{{< highlight html >}}\n<h1 id="title">{{ .Title }}</h1>\n{{< /highlight >}}\n```\n\n'
+        "```bash\n# install it\napt install hugo\n```"
+    )
 
 
 def test_shortcodes_inside_code_blocks_and_code_spans_are_shown_as_written():

@@ -21,6 +21,7 @@ their generators do (Python-Markdown and pymdownx are line-based too).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -430,15 +431,19 @@ _SHORTCODE = re.compile(
     r"""(?P<args>(?:"(?:[^"\\]|\\.)*"|`[^`]*`|[^"`])*?)\s*(?:\*/)?\s*/?\s*(?(angle)>|%)\}\}""",
     re.S,
 )
+_CLOSING = re.compile(r"\{\{[<%]\s*/\s*(\w[\w./-]*)")
+_POSITIONAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)(?:\s|$)""")
 _ESCAPED_OPEN = re.compile(r"\{\{([<%])/\*")
 _ESCAPED_CLOSE = re.compile(r"\*/([>%])\}\}")
 # Named arguments whose value the rendered page shows as a label: Docsy's `alert title=`,
 # `tab header=`, Hugo's `details summary=`, `figure caption=`.
 _SHOWN_ARGS = ("title", "header", "summary", "caption")
 _ARG = re.compile(r"""(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|'([^']*)')""")
-# The built-in `highlight` shortcode alone on its lines: a code block.
-_HIGHLIGHT_OPEN = re.compile(r"""^([ \t]*)\{\{[<%]\s*highlight(?:\s+"?([\w+#.-]+)"?)?[^\n]*?[>%]\}\}[ \t]*$""")
-_HIGHLIGHT_CLOSE = re.compile(r"^[ \t]*\{\{[<%]\s*/highlight\s*[>%]\}\}[ \t]*$")
+# A paired shortcode alone on its lines whose body is code: the built-in `highlight`
+# (its first argument the language), `code` and `code-*` ones, any with `lang=`.
+_CODE_OPEN = re.compile(r"""^([ \t]*)\{\{[<%]\s*([\w.-]+)((?:"[^"\n]*"|`[^`\n]*`|[^"`\n])*?)[>%]\}\}[ \t]*$""")
+_LANG_ARG = re.compile(r"""\b(?:lang|language)\s*=\s*["'`]?([\w+#.-]+)""")
+_FIRST_ARG = re.compile(r"""^\s*["'`]?([\w+#.-]+)""")
 _TAG_MARK = "\ufdd1"  # brackets a tag's label while lines are put back together
 _MARKED = re.compile(rf"([ \t]*){_TAG_MARK}([^{_TAG_MARK}]*){_TAG_MARK}([ \t]*)")
 
@@ -453,8 +458,9 @@ def hugo_shortcodes(text: str, classify: Classify) -> str:
     Read wherever the syntax appears, not only in Hugo trees: ``{{<`` and ``{{%`` are Hugo's
     alone (Jinja and Liquid placeholders are ``{{ x }}`` and ``{% x %}``), llms-full files
     made from a Hugo site's sources carry them, and no reader of a page sees them."""
-    lines = _highlight_fences(text.split("\n"), classify)
+    lines = _code_fences(text.split("\n"), classify)
     kinds = classify(lines)
+    shown = functools.partial(_tag_shown, paired=frozenset(_CLOSING.findall(text)))
     out: list[str] = []
     i, n = 0, len(lines)
     while i < n:
@@ -466,42 +472,60 @@ def hugo_shortcodes(text: str, classify: Classify) -> str:
         while end < n and kinds[end] == PROSE:
             end += 1
         run = "\n".join(lines[i:end])
-        out += _put_back(_shortcodes_in(run).split("\n")) if "{{" in run else lines[i:end]
+        out += _put_back(_shortcodes_in(run, shown).split("\n")) if "{{" in run else lines[i:end]
         i = end
     return "\n".join(out)
 
 
-def _highlight_fences(lines: list[str], classify: Classify) -> list[str]:
+def _code_fences(lines: list[str], classify: Classify) -> list[str]:
     kinds = classify(lines)
     for i, line in enumerate(lines):
-        m = _HIGHLIGHT_OPEN.match(line) if kinds[i] == PROSE and "highlight" in line else None
-        if m is None:
+        m = _CODE_OPEN.match(line) if kinds[i] == PROSE and "{{" in line else None
+        if m is None or m.group(2).startswith("/"):
             continue
-        close = next((j for j in range(i + 1, len(lines)) if _HIGHLIGHT_CLOSE.match(lines[j])), None)
+        name, args = m.group(2), m.group(3)
+        lang = _LANG_ARG.search(args)
+        if name == "highlight":
+            lang = _FIRST_ARG.match(args)
+        elif lang is None and name != "code" and not name.startswith("code-"):
+            continue
+        closing = re.compile(rf"^[ \t]*\{{\{{[<%]\s*/{re.escape(name)}\s*[>%]\}}\}}[ \t]*$")
+        close = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), None)
         if close is not None:
-            lines[i] = f"{m.group(1)}```{m.group(2) or ''}"
+            lines[i] = f"{m.group(1)}```{lang.group(1) if lang else ''}"
             lines[close] = f"{m.group(1)}```"
+            kinds = classify(lines)
     return lines
 
 
-def _shortcodes_in(text: str) -> str:
+def _shortcodes_in(text: str, shown: Callable[[re.Match[str]], str]) -> str:
     parts: list[str] = []
     pos = 0
     for m in CODE_SPAN.finditer(text):  # `{{</* x */>}}` in a code span: shown unescaped
-        parts += [_SHORTCODE.sub(_tag_shown, text[pos : m.start()]), _unescape(m.group(0))]
+        parts += [_SHORTCODE.sub(shown, text[pos : m.start()]), _unescape(m.group(0))]
         pos = m.end()
-    parts.append(_SHORTCODE.sub(_tag_shown, text[pos:]))
+    parts.append(_SHORTCODE.sub(shown, text[pos:]))
     return "".join(parts)
 
 
-def _tag_shown(m: re.Match[str]) -> str:
+def _tag_shown(m: re.Match[str], paired: frozenset[str]) -> str:
+    """A tag as a marked label: its label arguments, or for a paired shortcode a first
+    positional argument that reads as words (``{{% note "More on X" %}}``, ``{{< tab
+    "macOS" >}}``; an id such as ``"install-tabs"`` is not shown)."""
     if m.group("esc"):
         return _unescape(m.group(0))
-    labels = [] if m.group("end") else [
+    if m.group("end"):
+        return _TAG_MARK * 2
+    args = m.group("args")
+    labels = [
         (double or backtick or single).strip()
-        for name, double, backtick, single in _ARG.findall(m.group("args"))
+        for name, double, backtick, single in _ARG.findall(args)
         if name.lower() in _SHOWN_ARGS and (double or backtick or single).strip()
     ]
+    if not labels and m.group("name") in paired and (first := _POSITIONAL.match(args)):
+        label = first.group(1) or first.group(2) or ""
+        if label.strip() and (" " in label.strip() or label != label.lower()):
+            labels.append(label.strip())
     return _TAG_MARK + " ".join(labels) + _TAG_MARK
 
 
@@ -529,6 +553,6 @@ def _label_inline(m: re.Match[str]) -> str:
 
 
 def _unescape(text: str) -> str:
-    if "/*" not in text:
+    if "/*" not in text and "*/" not in text:  # an escaped tag may span lines
         return text
     return _ESCAPED_CLOSE.sub(r"\1}}", _ESCAPED_OPEN.sub(r"{{\1", text))
