@@ -211,7 +211,10 @@ def test_ugly_urls_by_section_and_paths_kept_in_case(tmp_path):
     }
     tree(tmp_path, files)
     urls = {p.path: p.url for p in load(tmp_path).pages}
-    assert urls == {"blog/Post": "https://site.example/blog/Post.html", "docs/Guide": "https://site.example/docs/Guide/"}
+    assert urls == {
+        "blog/Post": "https://site.example/blog/Post.html",
+        "docs/Guide": "https://site.example/docs/Guide/",
+    }
 
 
 def test_a_site_folder_with_its_config_inside_reads_the_pages_of_its_content_dir(tmp_path):
@@ -243,7 +246,10 @@ def test_the_build_and_info_name_hugo(tmp_path):
 
 # -- heading ids ------------------------------------------------------------------------------
 
-HEADINGS = "# Title\n\n## Über Größen & more\n\n## Über Größen & more\n\n## 3.2 Install (Linux)\n\n## Custom {#my-id}\n\n## !!\n"
+HEADINGS = (
+    "# Title\n\n## Über Größen & more\n\n## Über Größen & more\n\n## 3.2 Install (Linux)\n\n"
+    "## Custom {#my-id}\n\n## !!\n"
+)
 
 
 @pytest.mark.parametrize(
@@ -295,7 +301,9 @@ def test_a_shortcode_may_span_lines_and_quote_its_closing_delimiter():
 
 
 def test_ref_and_relref_in_a_link_leave_the_link_text():
-    text = shown('See [the install guide]({{< ref "install.md" >}}) and [more]({{% relref "docs/more.md#x" %}}).\n')
+    text = shown(
+        'See [the install guide]({{< ref "install.md" >}}) and [more]({{% relref "docs/more.md#x" %}}).\n'
+    )
     assert text == "See the install guide and more."
 
 
@@ -340,7 +348,9 @@ def test_shortcodes_inside_code_blocks_and_code_spans_are_shown_as_written():
 
 
 def test_the_highlight_shortcode_is_a_code_block():
-    parsed = page('Intro.\n\n{{< highlight go "linenos=table" >}}\n# not a heading\nfunc main() {}\n{{< /highlight >}}\n')
+    parsed = page(
+        'Intro.\n\n{{< highlight go "linenos=table" >}}\n# not a heading\nfunc main() {}\n{{< /highlight >}}\n'
+    )
     assert len(parsed.sections) == 1  # its `# comment` is code, not a heading
     assert parsed.sections[0].text == "Intro.\n\n```go\n# not a heading\nfunc main() {}\n```"
 

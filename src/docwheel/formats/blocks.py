@@ -441,7 +441,9 @@ _SHOWN_ARGS = ("title", "header", "summary", "caption")
 _ARG = re.compile(r"""(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|'([^']*)')""")
 # A paired shortcode alone on its lines whose body is code: the built-in `highlight`
 # (its first argument the language), `code` and `code-*` ones, any with `lang=`.
-_CODE_OPEN = re.compile(r"""^([ \t]*)\{\{[<%]\s*([\w.-]+)((?:"[^"\n]*"|`[^`\n]*`|[^"`\n])*?)[>%]\}\}[ \t]*$""")
+_CODE_OPEN = re.compile(
+    r"""^([ \t]*)\{\{[<%]\s*([\w.-]+)((?:"[^"\n]*"|`[^`\n]*`|[^"`\n])*?)[>%]\}\}[ \t]*$"""
+)
 _LANG_ARG = re.compile(r"""\b(?:lang|language)\s*=\s*["'`]?([\w+#.-]+)""")
 _FIRST_ARG = re.compile(r"""^\s*["'`]?([\w+#.-]+)""")
 _TAG_MARK = "\ufdd1"  # brackets a tag's label while lines are put back together

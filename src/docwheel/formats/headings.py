@@ -143,7 +143,8 @@ def slugify_hugo(heading: str, *, plain: bool = False, ascii_only: bool = False)
     text = (heading if plain else strip_inline(heading)).strip()
     if ascii_only:
         folded = unicodedata.normalize("NFD", text)
-        text = unicodedata.normalize("NFC", "".join(ch for ch in folded if unicodedata.category(ch) != "Mn"))
+        kept = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn")
+        text = unicodedata.normalize("NFC", kept)
     out = []
     for ch in text:
         if ascii_only and not ch.isascii():

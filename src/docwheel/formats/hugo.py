@@ -50,7 +50,9 @@ _HUGO_KEYS = frozenset(
 )
 _NAMES = ("hugo", "config")
 _FORMATS = ("toml", "yaml", "yml", "json")
-_ID_TYPES = {"github": "hugo", "github-ascii": "hugo-github-ascii", "blackfriday": "hugo-blackfriday"}
+_ID_TYPES = {
+    "github": "hugo", "github-ascii": "hugo-github-ascii", "blackfriday": "hugo-blackfriday"
+}
 _SHORTCODE = re.compile(r"\{\{[<%]")
 _NOT_RENDERED = frozenset({"never", "link", "false"})
 
@@ -70,7 +72,10 @@ class HugoSettings(Settings):
 class Hugo(Generator):
     name = "hugo"
     config_files = tuple(
-        f"{where}{name}.{ext}" for where in ("", "config/_default/") for name in _NAMES for ext in _FORMATS
+        f"{where}{name}.{ext}"
+        for where in ("", "config/_default/")
+        for name in _NAMES
+        for ext in _FORMATS
     )
     anchors = "hugo"
     reads_frontmatter = True
@@ -89,16 +94,20 @@ class Hugo(Generator):
                 if markup.is_file() and "markup" not in data:
                     data["markup"] = _lower(_load(markup, warn))
         ugly = data.get("uglyurls")
-        sections = tuple((str(k), v) for k, v in ugly.items() if isinstance(v, bool)) if isinstance(ugly, dict) else ()
+        by_section = ugly.items() if isinstance(ugly, dict) else ()
+        sections = tuple((str(k), v) for k, v in by_section if isinstance(v, bool))
         id_type = _get(data, "markup", "goldmark", "parser", "autoheadingidtype")
         anchors = _ID_TYPES.get(str(id_type).lower(), "hugo") if id_type is not None else "hugo"
         if id_type is not None and str(id_type).lower() not in _ID_TYPES:
-            warn(f"{config.name if config else 'config'}: autoHeadingIDType {id_type!r} is not one of "
-                 f"{', '.join(_ID_TYPES)}; github assumed")
+            warn(
+                f"{config.name if config else 'config'}: autoHeadingIDType {id_type!r} is not "
+                f"one of {', '.join(_ID_TYPES)}; github assumed"
+            )
         content = ""
         if config is not None and _site_root(config) == root:
             folder = data.get("contentdir")
-            content = str(folder).strip("/") if isinstance(folder, str) and folder.strip("/") else "content"
+            given = folder.strip("/") if isinstance(folder, str) else ""
+            content = given or "content"
         return HugoSettings(
             ugly=ugly is True,
             ugly_sections=sections,
@@ -153,13 +162,15 @@ class Hugo(Generator):
         for key in ("build", "_build"):
             options = meta.get(key)
             render = _lower(options).get("render") if isinstance(options, Mapping) else None
-            if render is False or (isinstance(render, str) and render.strip().lower() in _NOT_RENDERED):
+            named = isinstance(render, str) and render.strip().lower() in _NOT_RENDERED
+            if render is False or named:
                 return f"{key}.render: {str(render).lower()}"
         return None
 
     def sniff(self, rel: str, text: str) -> int:
         marks = min(len(_SHORTCODE.findall(text)), 5)
-        return marks + (2 if text.startswith("+++") else 0) + (rel.rsplit("/", 1)[-1].startswith("_index."))
+        section = rel.rsplit("/", 1)[-1].startswith("_index.")
+        return marks + (2 if text.startswith("+++") else 0) + int(section)
 
 
 GENERATOR = Hugo()

@@ -404,7 +404,10 @@ def _split_json(lines: list[str], text: str) -> tuple[dict, str, str | None]:
         close = next((i for i, line in enumerate(lines) if _JSON_CLOSE.match(line)), None)
         if close is None:
             return {}, text, None
-        problem = f"{exc.msg} (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else "too deeply nested"
+        if isinstance(exc, json.JSONDecodeError):
+            problem = f"{exc.msg} (line {exc.lineno})"
+        else:
+            problem = "too deeply nested"
         return {}, "\n".join(lines[close + 1 :]), f"malformed frontmatter: {problem}"
     newline = joined.find("\n", end)
     rest = joined[end:newline] if newline >= 0 else joined[end:]
