@@ -386,3 +386,29 @@ def test_a_section_or_bundle_without_a_title_is_named_after_its_folder(tmp_path)
         "user-guides/backups": "Backups",
         "user-guides/restore": "Restoring a backup",
     }
+
+
+def test_the_section_tree_groups_pages_by_their_sections_link_titles(tmp_path):
+    files = {
+        "hugo.toml": "baseURL = 'https://site.example/'\n",
+        "content/_index.md": "---\ntitle: Home\n---\n",
+        "content/docs/_index.md": "---\ntitle: Documentation\nlinkTitle: Docs\n---\n",
+        "content/docs/install.md": "# Install\n",
+        "content/docs/reference/_index.md": "+++\ntitle = 'API reference'\n+++\n",
+        "content/docs/reference/cli/index.md": "# CLI\n",
+        "content/docs/reference/plain/more.md": "# More\n",  # a folder with no _index.md
+        "content/blog/post.md": "# Post\n",
+    }
+    tree(tmp_path, files)
+    loaded = load(tmp_path)
+    groups = {p.path: p.group for p in loaded.pages}
+    assert groups == {
+        "index": (),
+        "docs": (),
+        "docs/install": ("Docs",),
+        "docs/reference": ("Docs",),
+        "docs/reference/cli": ("Docs", "API reference"),
+        "docs/reference/plain/more": ("Docs", "API reference"),
+        "blog/post": (),
+    }
+    assert loaded.navigation == "_index.md"

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import yaml
 
-from .site import SUFFIXES, Generator, Settings, Warn, strip_suffix
+from .site import SUFFIXES, Generator, Navigation, Settings, Warn, strip_suffix
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -103,11 +103,7 @@ class Hugo(Generator):
                 f"{config.name if config else 'config'}: autoHeadingIDType {id_type!r} is not "
                 f"one of {', '.join(_ID_TYPES)}; github assumed"
             )
-        content = ""
-        if config is not None and _site_root(config) == root:
-            folder = data.get("contentdir")
-            given = folder.strip("/") if isinstance(folder, str) else ""
-            content = given or "content"
+        content = _content_dir(config, root, data)
         return HugoSettings(
             ugly=ugly is True,
             ugly_sections=sections,
@@ -151,6 +147,47 @@ class Hugo(Generator):
         joined = "/".join(segments)
         return joined + ".html" if _is_ugly(hugo, segments[0]) else joined + "/"
 
+    def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
+        """The section tree, as Hugo themes' sidebars show it (Docsy, Hextra, Book): a
+        page's groups are the sections above it, each labelled by its ``_index.md``'s
+        ``linkTitle``, else its ``title``, else its folder's name."""
+        from .markdown import page_meta, title_from_path
+
+        data = _lower(_load(config, warn)) if config is not None else {}
+        content = _content_dir(config, root, data)
+        base = root / content if content else root
+        if not base.is_dir():
+            return None
+        sections: dict[str, str] = {}
+        for path in sorted(base.rglob("_index.*")):
+            rel = path.relative_to(root)
+            if path.suffix.lower() not in SUFFIXES or path.parent == base:
+                continue  # the home page is no group
+            if any(part.startswith(".") for part in rel.parts):
+                continue
+            try:
+                meta = _lower(page_meta(path.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError):
+                meta = {}
+            label = next(
+                (str(v).strip() for v in (meta.get("linktitle"), meta.get("title"))
+                 if isinstance(v, (str, int)) and str(v).strip()),
+                title_from_path(rel.parent.as_posix()),
+            )
+            sections[rel.parent.as_posix()] = label
+        if not sections:
+            return None
+        folders: dict[str, tuple[str, ...]] = {}
+        groups: dict[str, tuple[str, ...]] = {}
+        for folder in sorted(sections, key=lambda f: f.count("/")):
+            parent = folder.rsplit("/", 1)[0] if "/" in folder else ""
+            while parent and parent not in sections:
+                parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
+            above = folders.get(parent, ())
+            folders[folder] = (*above, sections[folder])
+            groups[folder] = above  # a section's own page sits in the sections above it
+        return Navigation("_index.md", groups, folders=folders)
+
     def anchor_style(self, settings: Settings) -> str:
         return settings.anchors if isinstance(settings, HugoSettings) else self.anchors
 
@@ -174,6 +211,16 @@ class Hugo(Generator):
 
 
 GENERATOR = Hugo()
+
+
+def _content_dir(config: Path | None, root: Path, data: Mapping) -> str:
+    """The content folder inside the docs folder: ``contentDir`` when the docs folder is
+    the site itself, else "" (the docs folder is the content folder, or inside it)."""
+    if config is None or _site_root(config) != root:
+        return ""
+    folder = data.get("contentdir")
+    given = folder.strip("/") if isinstance(folder, str) else ""
+    return given or "content"
 
 
 def _site_root(config: Path) -> Path:
