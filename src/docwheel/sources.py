@@ -438,16 +438,27 @@ def load_markdown(
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
         raws = [kept.get(raw.location, raw) for raw in raws if is_rst(raw.location) or raw.location in kept]
     located = []
+    unpublished: list[tuple[Raw, str]] = []  # a draft: read and hashed, not a page
     for raw in raws:
         rel = raw.location
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
+        if why := generator.unpublished(meta):
+            unpublished.append((raw, why))
+            continue
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location
         located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
     loaded = _parse_markdown_raws(
-        source, located, nav, generator.anchors, parse, generator.title_from, rst,
-        settings.default_role, settings,
+        source, located, nav, generator.anchor_style(settings), parse, generator.title_from,
+        rst, settings.default_role, settings,
     )
+    if unpublished:
+        shown = ", ".join(f"{raw.location} ({why})" for raw, why in unpublished[:5])
+        warnings.append(
+            f"{source.name}: skipped {len(unpublished)} pages {generator.name} does not "
+            f"publish: {shown}{', …' if len(unpublished) > 5 else ''}"
+        )
+        fragments += [dataclasses.replace(raw, text="") for raw, _ in unpublished]
     loaded.warnings[:0] = unnamed + warnings
     loaded.generator = generator.name
     note = generator.note(settings)

@@ -132,16 +132,65 @@ def slugify_docutils(heading: str, *, plain: bool = False) -> str:
     return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
 
 
+# Hugo (its Goldmark ids, ``markup.goldmark.parser.autoHeadingIDType``). ``github``: letters,
+# digits and '_' kept in lower case, each space or '-' one '-', the rest dropped (spaces are
+# not merged); ``github-ascii`` first folds accents and drops the other non-ASCII;
+# ``blackfriday`` keeps letters and digits and joins each run of the rest as one '-'.
+
+
+def slugify_hugo(heading: str, *, plain: bool = False, ascii_only: bool = False) -> str:
+    """The id Hugo gives a heading by default (``autoHeadingIDType = "github"``)."""
+    text = (heading if plain else strip_inline(heading)).strip()
+    if ascii_only:
+        folded = unicodedata.normalize("NFD", text)
+        kept = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn")
+        text = unicodedata.normalize("NFC", kept)
+    out = []
+    for ch in text:
+        if ascii_only and not ch.isascii():
+            continue
+        if ch in "- ":
+            out.append("-")
+        elif ch == "_" or ch.isalpha() or unicodedata.category(ch) == "Nd":
+            out.append(ch.lower())
+    return "".join(out)
+
+
+def slugify_hugo_ascii(heading: str, *, plain: bool = False) -> str:
+    """Hugo's ``autoHeadingIDType = "github-ascii"``."""
+    return slugify_hugo(heading, plain=plain, ascii_only=True)
+
+
+def slugify_blackfriday(heading: str, *, plain: bool = False) -> str:
+    """Hugo's ``autoHeadingIDType = "blackfriday"`` (Blackfriday's SanitizedAnchorName)."""
+    out: list[str] = []
+    dash = False
+    for ch in heading if plain else strip_inline(heading):
+        if ch.isalpha() or unicodedata.category(ch).startswith("N"):
+            if dash and out:
+                out.append("-")
+            dash = False
+            out.append(ch.lower())
+        else:
+            dash = True
+    return "".join(out)
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
     "mkdocs": slugify_mkdocs,
+    "hugo": slugify_hugo,
+    "hugo-github-ascii": slugify_hugo_ascii,
+    "hugo-blackfriday": slugify_blackfriday,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
 _NUMBERING = {"mkdocs": "_"}
+# The id of a heading with no letters or digits ("" on MkDocs: numbered "_1").
+_FALLBACKS = {"hugo": "heading", "hugo-github-ascii": "heading", "hugo-blackfriday": "heading"}
 # A heading's attribute list (`## Title {#custom-id}`, MkDocs attr_list `{ #id .class }`,
 # `{: #id }`): the id is the anchor, and the whole list leaves the heading text.
 _ATTR_LIST = re.compile(
@@ -176,7 +225,7 @@ class Slugger:
         self._seen: dict[str, int] = {}
         self._slugify = ANCHOR_STYLES[style]
         self._join = _NUMBERING.get(style, "-")
-        self._fallback = "" if self._join == "_" else "section"
+        self._fallback = _FALLBACKS.get(style, "" if self._join == "_" else "section")
 
     def slug(self, heading: str, custom: str | None = None) -> str:
         if custom:

@@ -124,6 +124,16 @@ class Generator:
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         return None
 
+    def anchor_style(self, settings: Settings) -> str:
+        """The slug style of this site's headings, when its config can change it (Hugo's
+        ``autoHeadingIDType``): by default ``anchors``."""
+        return self.anchors
+
+    def unpublished(self, meta: Mapping) -> str | None:
+        """Why a page whose frontmatter is ``meta`` is not published (Hugo's ``draft``), or
+        None; read only when ``reads_frontmatter``."""
+        return None
+
     def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
         """How the navigation names the page at ``rel``: by default its ref path."""
         from .markdown import page_path_from_url
