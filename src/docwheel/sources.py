@@ -471,7 +471,7 @@ def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]
     for raw in raws:
         text, found = resolve_includes(raw.text, raw.location, read)
         included |= found
-        resolved.append(dataclasses.replace(raw, text=text) if found else raw)
+        resolved.append(dataclasses.replace(raw, text=text) if text != raw.text else raw)
     pages = [raw for raw in resolved if raw.location not in included]
     return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 

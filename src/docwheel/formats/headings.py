@@ -132,12 +132,28 @@ def slugify_docutils(heading: str, *, plain: bool = False) -> str:
     return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
 
 
+# mdBook (``normalize_id`` in mdbook-html): letters, digits, '_' and '-' kept, ASCII
+# letters lower-cased (others keep their case: `Über` stays `Über`), each white-space
+# character one '-' (no runs squeezed), everything else dropped.
+def slugify_mdbook(heading: str, *, plain: bool = False) -> str:
+    """The id an mdBook page gives a heading."""
+    text = (heading if plain else strip_inline(heading)).strip()
+    kept = []
+    for ch in text:
+        if ch.isalnum() or ch in "_-":
+            kept.append(ch.lower() if ch.isascii() else ch)
+        elif ch.isspace():
+            kept.append("-")
+    return "".join(kept)
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
     "mkdocs": slugify_mkdocs,
+    "mdbook": slugify_mdbook,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
