@@ -264,3 +264,11 @@ def test_the_build_and_info_name_mdbook_and_summary_is_no_page(tmp_path):
     )
     assert listing.returncode == 0, listing.stderr
     assert "SUMMARY" not in listing.stdout and "unlisted" not in listing.stdout
+
+
+def test_outside_an_mdbook_its_links_are_text(tmp_path):
+    # docs that explain mdBook show `{{#title …}}` as an example: only a book reads it
+    tree(tmp_path, {"docs/howto.md": "# How to\n\nWrite `{{#title My Title}}` near the top.\n"})
+    (page,) = load(tmp_path, "docs").pages
+    assert page.title == "How to"
+    assert "{{#title My Title}}" in page.sections[0].text

@@ -427,7 +427,7 @@ def load_markdown(
         raws = [raw for raw in raws if raw.location not in rst.fragments]
     markdown = [raw for raw in raws if not _is_rst(raw.location)]
     if root.is_dir() and markdown:
-        resolved, included = _resolve_includes(root, markdown)
+        resolved, included = _resolve_includes(root, markdown, generator.mdbook_links)
         fragments += included
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
         raws = [kept.get(raw.location, raw) for raw in raws if _is_rst(raw.location) or raw.location in kept]
@@ -449,7 +449,7 @@ def load_markdown(
     return loaded
 
 
-def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]]:
+def _resolve_includes(root: Path, raws: list[Raw], mdbook: bool = False) -> tuple[list[Raw], list[Raw]]:
     """Each file's include lines replaced by their targets' text (``formats.includes``),
     read only from inside ``root``; returns (pages, fragments): a file another file
     includes is part of that page, not a page of its own (it is still read and hashed)."""
@@ -469,7 +469,7 @@ def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]
 
     resolved, included = [], set()
     for raw in raws:
-        text, found = resolve_includes(raw.text, raw.location, read)
+        text, found = resolve_includes(raw.text, raw.location, read, mdbook=mdbook)
         included |= found
         resolved.append(dataclasses.replace(raw, text=text) if text != raw.text else raw)
     pages = [raw for raw in resolved if raw.location not in included]

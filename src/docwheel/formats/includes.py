@@ -39,10 +39,11 @@ _FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
 
 def resolve_includes(
-    text: str, where: str, read: Reader, _chain: tuple[str, ...] = ()
+    text: str, where: str, read: Reader, _chain: tuple[str, ...] = (), *, mdbook: bool = False
 ) -> tuple[str, set[str]]:
     """``text`` (of the file at ``where``) with every readable include replaced by its
-    target's text, and the paths of every file included, at any depth.
+    target's text, and the paths of every file included, at any depth. mdBook's links are
+    read only in an mdBook (``mdbook``): elsewhere ``{{#title}}`` may be an example.
 
     A target that includes itself, directly or not, or lies deeper than ``MAX_DEPTH``, is
     left unresolved.
@@ -50,7 +51,7 @@ def resolve_includes(
     if not any(hint in text for hint in _HINTS):
         return text, set()
     included: set[str] = set()
-    if "{{" in text and "#" in text:
+    if mdbook and "{{" in text and "#" in text:
         text, title = _mdbook_links(text, where, read, _chain, included)
         if title and not _chain:
             text = _with_title(text, title)
@@ -66,7 +67,7 @@ def resolve_includes(
             block = _snippet_block(lines, i)
             if block is not None:
                 end, targets = block
-                texts = [_read_one(t, where, read, _chain, included, "md", "") for t in targets]
+                texts = [_read_one(t, where, read, _chain, included, "md", "", mdbook) for t in targets]
                 if all(t is not None for t in texts):
                     indent = line[: len(line) - len(line.lstrip())]
                     out += [indent + x if x else x for t in texts if t for x in t.split("\n")]
@@ -74,7 +75,7 @@ def resolve_includes(
                     continue
         if found is not None:
             indent, target, code, label = found
-            resolved = _read_one(target, where, read, _chain, included, code, label)
+            resolved = _read_one(target, where, read, _chain, included, code, label, mdbook)
             if resolved is not None:
                 out += [indent + x if x else x for x in resolved.split("\n")]
                 i += 1
@@ -155,6 +156,7 @@ def _read_one(
     included: set[str],
     code: str,
     label: str,
+    mdbook: bool = False,
 ) -> str | None:
     path, region, first, last = _split_target(target, code in ("md", "partial"))
     if not path or "://" in path or len(chain) >= MAX_DEPTH:
@@ -174,7 +176,7 @@ def _read_one(
         fence = "`" * max(3, _longest_backticks(body) + 1)
         title = f" [{label}]" if label else ""
         return f"{fence}{code}{title}\n{body}\n{fence}"
-    body, deeper = resolve_includes(body, found, read, (*chain, where))
+    body, deeper = resolve_includes(body, found, read, (*chain, where), mdbook=mdbook)
     included |= deeper
     return body
 
@@ -292,7 +294,7 @@ def _mdbook_target(
     # rustdoc_include hides the lines outside the selection behind `#`: the page shows
     # the selection, as include does.
     body = _mdbook_select(body, selector)
-    deeper_text, deeper = resolve_includes(body, found, read, (*chain, where))
+    deeper_text, deeper = resolve_includes(body, found, read, (*chain, where), mdbook=True)
     included |= deeper
     return deeper_text
 

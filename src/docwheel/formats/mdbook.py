@@ -39,6 +39,7 @@ class MdBook(Generator):
     name = "mdbook"
     config_files = ("book.toml",)
     anchors = "mdbook"
+    mdbook_links = True
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
         content = content_folder(config, root, warn)

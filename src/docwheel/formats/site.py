@@ -76,6 +76,8 @@ class Generator:
     reads_frontmatter = False
     # Which names a page first: its frontmatter ``title`` or a leading H1 ("heading").
     title_from = "frontmatter"
+    # mdBook's ``{{#include …}}`` links are read (``includes``); elsewhere they are text.
+    mdbook_links = False
 
     def claims(self, config: Path) -> bool:
         """Whether a file that matched ``config_files`` is really this generator's."""
