@@ -147,6 +147,25 @@ def slugify_mdbook(heading: str, *, plain: bool = False) -> str:
     return "".join(kept)
 
 
+# Docsify (its slugify.js): NFKD, emoji dropped, ASCII capitals lower-cased, tags and
+# ASCII and general punctuation dropped ('-' and '_' stay), each white-space character a
+# '-', a leading digit prefixed '_'.
+_DOCSIFY_DROP = re.compile(r"""[\u2000-\u206F\u2E00-\u2E7F\\'!"#$%&()*+,./:;<=>?@\[\]^`{|}~]""")
+
+
+def slugify_docsify(heading: str, *, plain: bool = False) -> str:
+    """The id a Docsify page gives a heading."""
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).strip())
+    text = "".join(ch for ch in text if ch != "\ufe0f" and not _emoji(ch))
+    text = re.sub(r"[A-Z]+", lambda m: m.group(0).lower(), text)
+    text = _DOCSIFY_DROP.sub("", HTML_TAG.sub("", text))
+    return re.sub(r"^(\d)", r"_\1", re.sub(r"\s", "-", text))
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" and ord(ch) >= 0x2190
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
@@ -154,6 +173,7 @@ ANCHOR_STYLES = {
     "vitepress": slugify_vitepress,
     "mkdocs": slugify_mkdocs,
     "mdbook": slugify_mdbook,
+    "docsify": slugify_docsify,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

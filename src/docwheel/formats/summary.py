@@ -30,6 +30,7 @@ _HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 # `- [Title](path.md)`, `* [Title](<path with spaces.md>)`, `[Prefix](intro.md)`, and a
 # draft chapter's empty target `- [Draft]()`.
 _ENTRY = re.compile(r"^([ \t]*)([-*+][ \t]+)?\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)>]*?)>?\s*\)")
+_LABEL = re.compile(r"^([ \t]*)[-*+][ \t]+([^\[\s].*?)[ \t]*$")
 _RULE = re.compile(r"^[ \t]*(?:-[ \t]*){3,}$|^[ \t]*(?:\*[ \t]*){3,}$")
 
 
@@ -69,6 +70,12 @@ def read_summary(text: str, group_levels: Collection[int]) -> list[Entry]:
             continue
         entry = _ENTRY.match(line)
         if entry is None:
+            label = _LABEL.match(line)
+            if label:  # a list item without a link labels the items nested in it (Docsify)
+                indent = len(label.group(1).expandtabs(4))
+                while parents and parents[-1][0] >= indent:
+                    parents.pop()
+                parents.append((indent, strip_inline(label.group(2))))
             continue
         seen_any = True
         indent = len(entry.group(1).expandtabs(4))
@@ -87,13 +94,18 @@ def read_summary(text: str, group_levels: Collection[int]) -> list[Entry]:
 def _target(link: str) -> str | None:
     """A link as a path in the content folder: None for a draft (no target), "" for a link
     that is no file of the book (another site, an anchor on the same page)."""
-    link = link.strip().split("#", 1)[0].split("?", 1)[0]
+    link = link.strip()
+    if link.startswith("#/"):  # a Docsify route
+        link = link[1:]
+    link = link.split("#", 1)[0].split("?", 1)[0]
     if not link:
         return None
     if "://" in link or link.startswith("mailto:"):
         return ""
-    path = posixpath.normpath(unquote(link).lstrip("/"))
-    return "" if path.startswith("..") or path == "." else path
+    path = posixpath.normpath(unquote(link).lstrip("/") or ".")
+    if path == ".":
+        return "README.md"  # the book's root: its first page
+    return "" if path.startswith("..") else path
 
 
 @dataclass(frozen=True)
