@@ -10,8 +10,8 @@ say, and this module does:
 - ``_sidebar.md`` is a nested list: a linked item names its page, an item without a link
   labels the items nested in it (``Page.group``).
 - Heading ids are its slugify (``headings.slugify_docsify``). Docsify links a heading as
-  ``?id=slug``, so a section link from docwheel (``#slug``) opens its page, at the top
-  in history mode.
+  ``?id=slug`` inside the route; a section URL is its page's URL and ``#slug`` (read at
+  search time), which opens the page in history mode but not with hash routing.
 """
 
 from __future__ import annotations
