@@ -112,6 +112,7 @@ def test_gitbook_yaml_root_and_structure_name_the_content(tmp_path):
         assert set(pages) == {"", "guides/setup"}, path
         assert pages["guides/setup"].group == ("Guides",)
         assert pages[""].title == "Intro"
+        assert {p.path for p in loaded.pages} == {"intro", "guides/setup"}  # refs from root: alike
 
 
 def test_without_a_summary_every_file_is_a_page_and_readme_its_folders(tmp_path):

@@ -138,6 +138,8 @@ def test_the_book_root_and_its_src_folder_read_the_same_book(tmp_path):
             (tmp_path / rel).rename(tmp_path / "content" / rel[4:])
     from_root, from_src = load(tmp_path, "."), load(tmp_path, "content")
     assert set(by_url(from_root)) == set(by_url(from_src))
+    assert {p.path for p in from_root.pages} == {p.path for p in from_src.pages}  # same refs
+    assert "guide/install" in {p.path for p in from_root.pages}
     assert len(from_root.pages) == 6
     assert by_url(from_root)["guide/linux.html"].group == ("User Guide", "Installation")
 

@@ -437,7 +437,8 @@ def load_markdown(
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location
-        located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
+        ref = generator.ref_path(rel, settings)
+        located.append(_Located(raw, url, generator.nav_key(rel, meta, address), ref))
     loaded = _parse_markdown_raws(
         source, located, nav, generator.anchors, parse, generator.title_from, rst,
         settings.default_role,
@@ -548,6 +549,7 @@ class _Located(NamedTuple):
     raw: Raw
     url: str
     nav_key: str
+    ref: str = ""  # the file path the page's ref is made from, when not raw.location
 
 
 def _parse_markdown_raws(
@@ -567,9 +569,9 @@ def _parse_markdown_raws(
     pages = []
     skipped: list[str] = []
     jobs = []
-    for raw, url, key in located:
+    for raw, url, key, ref in located:
         is_rst = _is_rst(raw.location)
-        path = page_path_from_url(raw.location)
+        path = page_path_from_url(ref or raw.location)
         nav_title = nav.place(key)[1] if nav else None
         extra: dict = {}
         if is_rst:
@@ -590,7 +592,7 @@ def _parse_markdown_raws(
                 **extra,
             )
         )
-    for (raw, _url, key), (page, messages) in zip(located, parse(jobs)):
+    for (raw, _url, key, _ref), (page, messages) in zip(located, parse(jobs)):
         warn = _warner(source, raw.location, warnings)
         if raw.problem:
             warn(raw.problem)

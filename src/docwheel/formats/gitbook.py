@@ -63,6 +63,9 @@ class GitBook(Generator):
     def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
         return page_path_from_url(url_path)
 
+    def ref_path(self, rel: str, settings: Settings) -> str:
+        return settings.ref_path(rel) if isinstance(settings, BookSettings) else rel
+
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         _content, summary, readme = _structure(config, root, lambda message: None)
         text = read_text(summary, warn) if summary.is_file() else None

@@ -63,6 +63,9 @@ class MdBook(Generator):
     def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
         return page_path_from_url(url_path)
 
+    def ref_path(self, rel: str, settings: Settings) -> str:
+        return settings.ref_path(rel) if isinstance(settings, BookSettings) else rel
+
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         summary = content_folder(config, root, lambda message: None) / SUMMARY
         text = read_text(summary, warn) if summary.is_file() else None

@@ -105,6 +105,12 @@ class Generator:
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         return None
 
+    def ref_path(self, rel: str, settings: Settings) -> str:
+        """The file path a page's ref is made from: ``rel``, unless the generator's content
+        sits in a folder of its own under the docs folder (mdBook's ``src/``), whose path
+        it is then, so a book reads the same refs whichever folder the sources file names."""
+        return rel
+
     def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
         """How the navigation names the page at ``rel``: by default its ref path."""
         from .markdown import page_path_from_url

@@ -124,6 +124,11 @@ class BookSettings(Settings):
     chapters: frozenset[str] | None = None
     readme: str = ""  # the file that is the site's first page (GitBook's structure.readme)
 
+    def ref_path(self, rel: str) -> str:
+        """``rel`` as a path in the content folder when it lies there, else as it is."""
+        inside = self.in_content(rel) if self.content_at else None
+        return inside if inside is not None else rel
+
     def in_content(self, rel: str) -> str | None:
         """The path of the docs folder's file ``rel`` in the content folder (None: outside)."""
         if self.content_at:
