@@ -241,6 +241,21 @@ def test_title_directive_names_the_page_and_leaves_no_trace(tmp_path):
     assert "Install it with cargo." in "\n".join(s.text for s in page.sections)
 
 
+def test_hidden_rust_lines_are_not_shown(tmp_path):
+    # format/mdbook.md "Hiding code lines" and html/hide_lines.rs: in a rust block `# x`
+    # and a bare `#` are hidden, `##` shows as `#`, `#[attr]` shows as written
+    chapter = (
+        "# Installation\n\n```rust,editable\n# fn main() {\n    let x = 5;\n#\n"
+        "    ## shown\n    #[derive(Debug)]\n# }\n```\n\n```python\n# a comment\n```\n"
+    )
+    tree(tmp_path, {**BOOK, "src/guide/install.md": chapter})
+    text = by_url(load(tmp_path, "src"))["guide/install.html"].sections[0].text
+    assert text == (
+        "```rust,editable\n    let x = 5;\n    # shown\n    #[derive(Debug)]\n```\n\n"
+        "```python\n# a comment\n```"
+    )
+
+
 # -- a real build ----------------------------------------------------------------------
 
 

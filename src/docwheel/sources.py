@@ -434,6 +434,8 @@ def load_markdown(
     located = []
     for raw in raws:
         rel = raw.location
+        if not _is_rst(rel) and (shown := generator.shown(raw.text)) is not raw.text:
+            raw = dataclasses.replace(raw, text=shown)
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location

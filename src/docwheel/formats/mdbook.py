@@ -18,6 +18,7 @@ format/mdbook) and source say, and this module does:
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -66,6 +67,9 @@ class MdBook(Generator):
     def ref_path(self, rel: str, settings: Settings) -> str:
         return settings.ref_path(rel) if isinstance(settings, BookSettings) else rel
 
+    def shown(self, text: str) -> str:
+        return hide_rust_lines(text) if "#" in text and ("```" in text or "~~~" in text) else text
+
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         summary = content_folder(config, root, lambda message: None) / SUMMARY
         text = read_text(summary, warn) if summary.is_file() else None
@@ -76,6 +80,31 @@ class MdBook(Generator):
 
 
 GENERATOR = MdBook()
+
+
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^\s,`]*)")
+_BORING = re.compile(r"^(\s*)#(.?)(.*)$")
+
+
+def hide_rust_lines(text: str) -> str:
+    """``text`` without the lines mdBook hides in Rust code blocks (``# line`` or a bare
+    ``#``; ``##`` shows as ``#``, ``#[attr]`` and ``#!`` show as written), as the page
+    shows the block until a reader expands it."""
+    out: list[str] = []
+    fence, rust, changed = "", False, False
+    for line in text.split("\n"):
+        m = _FENCE.match(line)
+        if not fence and m:
+            fence, rust = m.group(1), m.group(2).lower() == "rust"
+        elif fence and m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not m.group(2):
+            fence, rust = "", False
+        elif rust and (boring := _BORING.match(line)) and boring.group(2) in ("#", "", " "):
+            changed = True
+            if boring.group(2) != "#":
+                continue
+            line = boring.group(1) + "#" + boring.group(3)
+        out.append(line)
+    return "\n".join(out) if changed else text
 
 
 def chapter_address(path: str) -> str:

@@ -105,6 +105,11 @@ class Generator:
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         return None
 
+    def shown(self, text: str) -> str:
+        """A Markdown page's text as the generator renders it, before it is read (mdBook
+        hides the ``# `` lines of Rust code); ``text`` itself when nothing changes."""
+        return text
+
     def ref_path(self, rel: str, settings: Settings) -> str:
         """The file path a page's ref is made from: ``rel``, unless the generator's content
         sits in a folder of its own under the docs folder (mdBook's ``src/``), whose path
