@@ -151,6 +151,13 @@ def test_a_book_without_summary_reads_every_file_and_says_so(tmp_path):
     assert any("SUMMARY.md: not found" in w for w in loaded.warnings)
 
 
+def test_a_folder_beside_the_book_is_not_read_as_its_chapters(tmp_path):
+    # book.toml at the top of a project whose sources file names another folder
+    tree(tmp_path, {**BOOK, "docs/api.md": "# API\n", "docs/usage.md": "# Usage\n"})
+    loaded = load(tmp_path, "docs")
+    assert sorted(p.path for p in loaded.pages) == ["api", "usage"]
+
+
 def test_a_broken_book_toml_is_a_warning_and_the_defaults(tmp_path):
     tree(tmp_path, {**BOOK, "book.toml": "[book\ntitle = 1\n"})
     loaded = load(tmp_path, "src")

@@ -79,7 +79,9 @@ def _key(target: str) -> str:
     """A sidebar link as the page it opens: ``guide/install`` (``.md`` or not), ``guide/``
     for its README."""
     path = page_path_from_url(target)
-    return path[: -len("/README")] if path.lower().endswith("/readme") else ("index" if path.lower() == "readme" else path)
+    if path.lower() == "readme":
+        return "index"
+    return path[: -len("/README")] if path.lower().endswith("/readme") else path
 
 
 def _script(config: Path | None) -> str:

@@ -13,7 +13,9 @@ format/mdbook) and source say, and this module does:
 - Heading ids are mdBook's ``normalize_id`` (``headings.slugify_mdbook``), repeats
   numbered ``-1``, ``-2``; ``{#custom-id}`` sets one.
 - ``{{#include}}``, ``{{#rustdoc_include}}``, ``{{#playground}}`` and ``{{#title}}`` are
-  resolved with the other include lines (``includes``).
+  resolved with the other include lines (``includes``, only in a book: ``mdbook_links``).
+- In a Rust code block the lines it hides (``# x``, a bare ``#``) are not shown until the
+  reader expands the block, so they are left out (``hide_rust_lines``).
 """
 
 from __future__ import annotations

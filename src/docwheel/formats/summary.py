@@ -146,7 +146,7 @@ def book_settings(root: Path, content: Path, chapters: frozenset[str] | None, **
         return BookSettings(content_at=content.relative_to(root).as_posix(), chapters=chapters, **extra)
     if root.is_relative_to(content):
         return BookSettings(into_content=root.relative_to(content).as_posix(), chapters=chapters, **extra)
-    return BookSettings(chapters=chapters, **extra)  # unrelated folders: read it as it is
+    return BookSettings(**extra)  # the book is another folder: every file here is a page
 
 
 def navigation(file: Path, entries: list[Entry], key) -> Navigation:
