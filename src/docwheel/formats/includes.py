@@ -30,7 +30,7 @@ _VP_CODE = re.compile(r"^([ \t]*)<<<[ \t]+(\S+?)(\{[^}]*\})?(?:[ \t]+\[([^\]]*)\
 _CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
 _LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
-_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ", "{{")
+_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ")
 # MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
 _MDX_IMPORT = re.compile(
     r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
@@ -48,13 +48,13 @@ def resolve_includes(
     A target that includes itself, directly or not, or lies deeper than ``MAX_DEPTH``, is
     left unresolved.
     """
-    if not any(hint in text for hint in _HINTS):
-        return text, set()
     included: set[str] = set()
     if mdbook and "{{" in text and "#" in text:
         text, title = _mdbook_links(text, where, read, _chain, included)
         if title and not _chain:
             text = _with_title(text, title)
+    if not any(hint in text for hint in _HINTS):
+        return text, included
     out: list[str] = []
     lines = text.split("\n")
     partials = dict(_MDX_IMPORT.findall(text)) if "import " in text else {}
