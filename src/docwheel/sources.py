@@ -433,7 +433,7 @@ def load_markdown(
         raws = [raw for raw in raws if raw.location not in rst.fragments]
     markdown = [raw for raw in raws if not is_rst(raw.location)]
     if root.is_dir() and markdown:
-        resolved, included = _resolve_includes(root, markdown)
+        resolved, included = _resolve_includes(root, markdown, generator.mdbook_links)
         fragments += included
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
         raws = [kept.get(raw.location, raw) for raw in raws if is_rst(raw.location) or raw.location in kept]
@@ -441,13 +441,16 @@ def load_markdown(
     unpublished: list[tuple[Raw, str]] = []  # a draft: read and hashed, not a page
     for raw in raws:
         rel = raw.location
+        if not is_rst(rel) and (shown := generator.shown(raw.text)) is not raw.text:
+            raw = dataclasses.replace(raw, text=shown)
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
         if why := generator.unpublished(meta):
             unpublished.append((raw, why))
             continue
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location
-        located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
+        ref = generator.ref_path(rel, settings)
+        located.append(_Located(raw, url, generator.nav_key(rel, meta, address), ref))
     loaded = _parse_markdown_raws(
         source, located, nav, generator.anchor_style(settings), parse, generator.title_from,
         rst, settings.default_role, settings,
@@ -467,7 +470,7 @@ def load_markdown(
     return loaded
 
 
-def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]]:
+def _resolve_includes(root: Path, raws: list[Raw], mdbook: bool = False) -> tuple[list[Raw], list[Raw]]:
     """Each file's include lines replaced by their targets' text (``formats.includes``),
     read only from inside ``root``; returns (pages, fragments): a file another file
     includes is part of that page, not a page of its own (it is still read and hashed)."""
@@ -487,9 +490,9 @@ def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]
 
     resolved, included = [], set()
     for raw in raws:
-        text, found = resolve_includes(raw.text, raw.location, read)
+        text, found = resolve_includes(raw.text, raw.location, read, mdbook=mdbook)
         included |= found
-        resolved.append(dataclasses.replace(raw, text=text) if found else raw)
+        resolved.append(dataclasses.replace(raw, text=text) if text != raw.text else raw)
     pages = [raw for raw in resolved if raw.location not in included]
     return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 
@@ -585,6 +588,7 @@ class _Located(NamedTuple):
     raw: Raw
     url: str
     nav_key: str
+    ref: str = ""  # the file path the page's ref is made from, when not raw.location
 
 
 def _parse_markdown_raws(
@@ -605,9 +609,9 @@ def _parse_markdown_raws(
     pages = []
     skipped: list[str] = []
     jobs = []
-    for raw, url, key in located:
+    for raw, url, key, ref in located:
         is_rst = _is_rst(raw.location, settings)
-        path = page_path_from_url(_docname(raw.location, settings))
+        path = page_path_from_url(_docname(ref or raw.location, settings))
         nav_title = nav.place(key)[1] if nav else None
         extra: dict = {}
         if is_rst:
@@ -628,7 +632,7 @@ def _parse_markdown_raws(
                 **extra,
             )
         )
-    for (raw, _url, key), (page, messages) in zip(located, parse(jobs)):
+    for (raw, _url, key, _ref), (page, messages) in zip(located, parse(jobs)):
         warn = _warner(source, raw.location, warnings)
         if raw.problem:
             warn(raw.problem)

@@ -343,13 +343,25 @@ _PLACEHOLDER = re.compile(
 )
 
 
+# GitBook's blocks are Liquid-style tags too; a tab's or a code block's title is shown
+# (`{% tab title="pip" %}`, `{% code title="app.py" %}`), the other tags show nothing.
+_TITLED_TAG = re.compile(r"""\{%[ \t]*(?:tab|code|step)\b[^%]*?\btitle=(?:"([^"]*)"|'([^']*)')[^%]*%\}""")
+
+
 def drop_placeholders(lines: list[str]) -> list[str]:
     """Template placeholders outside inline code removed from prose lines; a line left
-    empty by them goes."""
+    empty by them goes. A GitBook tag with a title leaves the title as a line."""
     out = []
     for line in lines:
         if "{{" not in line and "{%" not in line and "%" not in line:
             out.append(line)
+            continue
+        if "title=" in line and (titled := _TITLED_TAG.search(line)):
+            before, after = line[: titled.start()], line[titled.end() :]
+            shown = (titled.group(1) or titled.group(2) or "").strip()
+            out += drop_placeholders([before]) if before.strip() else []
+            out += [before[: len(before) - len(before.lstrip())] + shown, ""] if shown else []
+            out += drop_placeholders([after]) if after.strip() else []
             continue
         parts, pos = [], 0
         for m in CODE_SPAN.finditer(line):

@@ -174,6 +174,38 @@ def slugify_blackfriday(heading: str, *, plain: bool = False) -> str:
         else:
             dash = True
     return "".join(out)
+# mdBook (``normalize_id`` in mdbook-html): letters, digits, '_' and '-' kept, ASCII
+# letters lower-cased (others keep their case: `Über` stays `Über`), each white-space
+# character one '-' (no runs squeezed), everything else dropped.
+def slugify_mdbook(heading: str, *, plain: bool = False) -> str:
+    """The id an mdBook page gives a heading."""
+    text = (heading if plain else strip_inline(heading)).strip()
+    kept = []
+    for ch in text:
+        if ch.isalnum() or ch in "_-":
+            kept.append(ch.lower() if ch.isascii() else ch)
+        elif ch.isspace():
+            kept.append("-")
+    return "".join(kept)
+
+
+# Docsify (its slugify.js): NFKD, emoji dropped, ASCII capitals lower-cased, tags and
+# ASCII and general punctuation dropped ('-' and '_' stay), each white-space character a
+# '-', a leading digit prefixed '_'.
+_DOCSIFY_DROP = re.compile(r"""[\u2000-\u206F\u2E00-\u2E7F\\'!"#$%&()*+,./:;<=>?@\[\]^`{|}~]""")
+
+
+def slugify_docsify(heading: str, *, plain: bool = False) -> str:
+    """The id a Docsify page gives a heading."""
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).strip())
+    text = "".join(ch for ch in text if ch != "\ufe0f" and not _emoji(ch))
+    text = re.sub(r"[A-Z]+", lambda m: m.group(0).lower(), text)
+    text = _DOCSIFY_DROP.sub("", HTML_TAG.sub("", text))
+    return re.sub(r"^(\d)", r"_\1", re.sub(r"\s", "-", text))
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" and ord(ch) >= 0x2190
 
 
 ANCHOR_STYLES = {
@@ -185,6 +217,8 @@ ANCHOR_STYLES = {
     "hugo": slugify_hugo,
     "hugo-github-ascii": slugify_hugo_ascii,
     "hugo-blackfriday": slugify_blackfriday,
+    "mdbook": slugify_mdbook,
+    "docsify": slugify_docsify,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

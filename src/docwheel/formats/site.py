@@ -92,6 +92,8 @@ class Generator:
     reads_frontmatter = False
     # Which names a page first: its frontmatter ``title`` or a leading H1 ("heading").
     title_from = "frontmatter"
+    # mdBook's ``{{#include …}}`` links are read (``includes``); elsewhere they are text.
+    mdbook_links = False
 
     def claims(self, config: Path) -> bool:
         """Whether a file that matched ``config_files`` is really this generator's."""
@@ -133,6 +135,16 @@ class Generator:
         """Why a page whose frontmatter is ``meta`` is not published (Hugo's ``draft``), or
         None; read only when ``reads_frontmatter``."""
         return None
+    def shown(self, text: str) -> str:
+        """A Markdown page's text as the generator renders it, before it is read (mdBook
+        hides the ``# `` lines of Rust code); ``text`` itself when nothing changes."""
+        return text
+
+    def ref_path(self, rel: str, settings: Settings) -> str:
+        """The file path a page's ref is made from: ``rel``, unless the generator's content
+        sits in a folder of its own under the docs folder (mdBook's ``src/``), whose path
+        it is then, so a book reads the same refs whichever folder the sources file names."""
+        return rel
 
     def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
         """How the navigation names the page at ``rel``: by default its ref path."""
