@@ -708,3 +708,36 @@ def test_a_docs_word_with_a_derivational_suffix_is_searched_as_that_word(tmp_pat
     with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
         result = index.search("which pages are searchable")
         assert "searched for 'search' instead of 'searchable'" in result.warnings
+
+
+def test_a_word_written_as_code_in_a_question_names_what_it_asks_about(tmp_path):
+    # The prose words ("what happens", "code under test", "real") match the timers section
+    # better than the short one about the two functions the question names as code.
+    topics = ["Snapshots", "Coverage", "Workers", "Reporters", "Fixtures", "Globals", "Filters"]
+    pages = {f"p{i}.md": f"# {t}\n\n{t} change how a test runs. The code under test runs once.\n"
+             for i, t in enumerate(topics)}
+    pages["timers.md"] = ("# Waiting\n\n## Fake timers\n\nWhat happens to the code under test with "
+                          "real timers: it runs in real time unless you fake them.\n")
+    pages["dialogs.md"] = "# Browser mode\n\n## Blocking dialogs\n\nDialogs like alert or confirm block the page.\n"
+    question = "what happens when the code under test calls {} or {} in a real run"
+    with docwheel.open_index(markdown_site(tmp_path, pages)) as index:
+        plain = index.search(question.format("alert", "confirm")).results[0]
+        assert plain.url == "timers.md#fake-timers"  # as words, the prose wins
+        hit = index.search(question.format("alert()", "confirm()"), explain=True).results[0]
+        assert hit.url == "dialogs.md#blocking-dialogs"
+        assert hit.explain["emphasis"] == {"alert": 2.0, "confirm": 2.0}
+        hit = index.search(question.format("`alert`", "`confirm`"), explain=True).results[0]
+        assert hit.url == "dialogs.md#blocking-dialogs"
+        # Names alone weigh alike: there is no prose for them to stand out from.
+        assert index.search("alert() confirm()", explain=True).results[0].explain["emphasis"] == {}
+
+
+@pytest.mark.parametrize(
+    ("word", "code"),
+    [("alert()", True), ("sinon.reset()", True), ("`--watch`", True), ("`npm", True),
+     ("alert", False), ("Array(3)", False), ("(see", False), ("setTimeout(fn,", False)],
+)
+def test_code_words_are_calls_with_empty_parentheses_or_backticks(word, code):
+    from docwheel.index import is_code_word
+
+    assert is_code_word(word) is code

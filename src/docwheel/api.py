@@ -330,7 +330,7 @@ class DocIndex:
 
     def _explain(self, doc: int, outcome: Outcome) -> dict:
         lexical = self._wix.explain(
-            doc, outcome.terms, outcome.pairs, outcome.named_versions, outcome.types
+            doc, outcome.terms, outcome.pairs, outcome.named_versions, outcome.types, outcome.emphasis
         )
         if outcome.fused is None:
             return lexical

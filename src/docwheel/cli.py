@@ -310,7 +310,9 @@ def _explanation(score: float, why: dict) -> list[str]:
         lines[1] = "words: " + lines[1]
     for term, part in why["matched"].items():
         fields = ", ".join(f"{name} {value:g}" for name, value in part["fields"].items())
-        lines.append(f"  {term}: {part['score']:g} ({fields})")
+        weight = why.get("emphasis", {}).get(term)
+        marked = f", x{weight:g} as code" if weight else ""
+        lines.append(f"  {term}: {part['score']:g} ({fields}{marked})")
     missing = [t for t in why["terms"] if t not in why["matched"]]
     if missing:
         lines.append(f"  not in this section: {', '.join(missing)}")

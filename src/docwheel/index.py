@@ -15,7 +15,7 @@ import json
 import re
 import threading
 import warnings
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -187,6 +187,10 @@ PAGE_COVERAGE = True
 # Neighbouring query words found next to each other in a section add this share of their
 # pair's BM25F score (pair_terms); pairs come from the prose, title and headings.
 PAIR_WEIGHT = 0.25
+# A word a question writes as code, a call (``alert()``, ``sinon.reset()``) or in backticks,
+# names the thing it asks about; beside the question's prose words, its terms count this
+# many times their score in the section and in its page. Checked leave-one-corpus-out.
+CODE_WORD_WEIGHT = 2.0
 PAIR_FIELDS = frozenset({"title", "heading", "body"})
 PAIR_JOINER = " "
 # The field names a query may write before a colon (``title:install``), each with the index
@@ -280,6 +284,8 @@ class Outcome:
     named_versions: tuple[int, ...] = ()
     # The document types the search was filtered to: secondary ones among them are asked for.
     types: tuple[str, ...] = ()
+    # Terms that counted more than their score (CODE_WORD_WEIGHT), with their weight.
+    emphasis: dict[str, float] = field(default_factory=dict)
 
 
 # A query field before its value (``title:install``), not inside a longer name.
@@ -344,6 +350,14 @@ def _term_frequency(reader, field: str, term: str, doc: int) -> float:
 
 
 _EDGE_PUNCTUATION = "\"'.,;:!?()[]{}<>"
+# A function named as prose names one, with empty parentheses (``alert()``,
+# ``sinon.reset()``), or a word in backticks. ``Array(3)`` is more often printed output.
+_CODE_WORD = re.compile(r"\w\(\)|`")
+
+
+def is_code_word(word: str) -> bool:
+    """Whether a query word is written as code, which names what the question is about."""
+    return _CODE_WORD.search(word) is not None
 
 
 def _no_words(text: str) -> str:
@@ -423,6 +437,7 @@ class WhooshIndex:
         self.page_weight = PAGE_WEIGHT
         self.coord_power = COVERAGE_POWER
         self.pair_weight = PAIR_WEIGHT
+        self.code_word_weight = CODE_WORD_WEIGHT
         self.page_coverage = PAGE_COVERAGE
         self._speller: Speller | None = None
         # The semantic layer, when the build wrote one: loaded on the first hybrid search.
@@ -570,10 +585,13 @@ class WhooshIndex:
             warnings.append(f"query is long; searched its first {MAX_QUERY_WORDS} words")
         matching = None
         pairs: list[str] = []
+        emphasis: dict[str, float] = {}  # terms that count more than once (code words)
         if is_plain(text):
-            terms, corrections, absent = self._plain_terms(text)
+            terms, corrections, absent, code = self._plain_terms(text)
             if not terms:
                 raise QueryError(_no_words(text))
+            if code and self.code_word_weight != 1:
+                emphasis = dict.fromkeys(code, self.code_word_weight)
             pairs = list(dict.fromkeys(pair_terms(text)))
             warnings += [f"searched for {new!r} instead of {old!r}" for old, new in corrections]
             warnings += [absent_word_note(word) for word in absent]
@@ -596,7 +614,7 @@ class WhooshIndex:
         if semantic and matching is None and self.has_semantic:
             # Plain words only: operator queries say exactly what must match.
             encoder, vectors = self._semantic_layer()
-            lexical = self._score(terms, pairs, demote=False)
+            lexical = self._score(terms, pairs, demote=False, emphasis=emphasis)
             factors = self._factors(None, terms, named, asked)
             fused = fuse(
                 lexical,
@@ -611,12 +629,12 @@ class WhooshIndex:
             scores = fused.scores if factors is None else fused.scores * factors
         elif matching is None and scope is None and types is None:
             # The common case stays sparse: no whole-index arrays at all.
-            hit, part = self._sparse_score(terms, pairs, named=named)
+            hit, part = self._sparse_score(terms, pairs, named=named, emphasis=emphasis)
             chosen, total = best_per_page_of(hit, part, groups, limit, per_page=per_page)
             hits = self._hits(chosen, per_page)
-            return Outcome(hits, total, terms, warnings, pairs, fused, named, asked)
+            return Outcome(hits, total, terms, warnings, pairs, fused, named, asked, emphasis)
         else:
-            scores = self._score(terms, pairs, named=named, asked=asked)
+            scores = self._score(terms, pairs, named=named, asked=asked, emphasis=emphasis)
         if matching is not None:
             # The query decides what matches; a match with no scored term (a wildcard over
             # rare words) still counts, below every scored one.
@@ -627,7 +645,7 @@ class WhooshIndex:
             scores = np.where(self._type_mask(types), scores, 0.0)
         chosen, total = best_per_page(scores, groups, limit, per_page=per_page)
         return Outcome(
-            self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named, asked
+            self._hits(chosen, per_page), total, terms, warnings, pairs, fused, named, asked, emphasis
         )
 
     def _best_coverage(
@@ -706,14 +724,20 @@ class WhooshIndex:
         found = sorted((bool(o), int(copy)) for copy, o in zip(copies, old) if copy != page)
         return tuple(self._copy_refs[copy] for _, copy in found)
 
-    def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    def _plain_terms(self, text: str) -> tuple[list[str], list[tuple[str, str]], list[str], list[str]]:
         """The index terms of a plain query, unknown words replaced by their nearest known
-        term; and the words that are neither in the docs nor one edit from a word that is."""
+        term; the words that are neither in the docs nor one edit from a word that is; and
+        the terms of the words written as code (``is_code_word``) when prose words surround
+        them (a query of names alone weighs them all alike)."""
         terms: list[str] = []
         corrections: list[tuple[str, str]] = []
         absent: list[str] = []
-        for word in text.split():
+        code: list[str] = []
+        words = text.split()
+        prose = any(not is_code_word(word) for word in words)
+        for word in words:
             shown = word.strip(_EDGE_PUNCTUATION)
+            first = len(terms)
             fixes = []
             known = False
             word_terms = without_number_parts(list(_word_terms(word)))  # analyze, cached
@@ -739,7 +763,9 @@ class WhooshIndex:
                 absent.append(shown)  # a common word is phrasing: no news that the docs lack it
             if fixes:
                 corrections.append((shown, max(fixes, key=len)))
-        return terms, corrections, list(dict.fromkeys(absent))
+            if prose and is_code_word(word):
+                code += terms[first:]
+        return terms, corrections, list(dict.fromkeys(absent)), code
 
     def _speller_for(self) -> Speller:
         if self._speller is None:
@@ -773,9 +799,10 @@ class WhooshIndex:
         demote: bool = True,
         named: tuple[int, ...] = (),
         asked: tuple[str, ...] = (),
+        emphasis: Mapping[str, float] | None = None,
     ) -> np.ndarray:
         """Every section's score for plain query terms (0 for a section matching none)."""
-        hit, part = self._sparse_score(terms, pairs, demote, named, asked)
+        hit, part = self._sparse_score(terms, pairs, demote, named, asked, emphasis)
         out = np.zeros(self._impacts.n_docs, dtype=np.float64)
         out[hit] = part
         return out
@@ -787,17 +814,19 @@ class WhooshIndex:
         demote: bool = True,
         named: tuple[int, ...] = (),
         asked: tuple[str, ...] = (),
+        emphasis: Mapping[str, float] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The sections matching any plain query term (ascending) and their scores (> 0).
+        """The sections matching any plain query term (ascending) and their scores (> 0);
+        a term in ``emphasis`` counts that many times its score.
 
         Only those sections are computed: on a large index most sections match nothing,
         and whole-array passes per query would dominate its time."""
-        scores, matched = self._impacts.scores(terms)
+        scores, matched = self._impacts.scores(terms, emphasis)
         hit = np.flatnonzero(matched)
         if hit.size == 0:
             return hit, np.zeros(0)
         pages = self._impacts.pages[hit]
-        page_scores, page_matched = self._page_impacts.scores(terms)
+        page_scores, page_matched = self._page_impacts.scores(terms, emphasis)
         part = scores[hit]
         if self.coord_power and len(terms) > 1:
             # Sections that match more of the question rank higher (no strict AND). A word
@@ -868,6 +897,7 @@ class WhooshIndex:
         pairs: Sequence[str] = (),
         named: tuple[int, ...] = (),
         asked: tuple[str, ...] = (),
+        emphasis: Mapping[str, float] | None = None,
     ) -> dict:
         """Why section ``doc`` scored what it did: the BM25F contribution of each matched
         term split across the fields it was found in, the neighbouring-word pairs found,
@@ -876,9 +906,10 @@ class WhooshIndex:
         given as ``score`` (for a hybrid hit: the word score it was mixed from)."""
         reader = self._searcher().reader()
         n_docs = reader.doc_count_all()
+        emphasis = emphasis or {}
         matched = {}
         for term in terms:
-            impact = self._impacts.impact(term, doc)
+            impact = self._impacts.impact(term, doc) * emphasis.get(term, 1.0)
             if not impact:
                 continue
             shares = {}
@@ -895,7 +926,7 @@ class WhooshIndex:
             }
         found_pairs = {p: round(self._impacts.impact(p, doc), 4) for p in pairs}
         page = int(self._impacts.pages[doc])
-        page_parts = [self._page_impacts.impact(term, page) for term in terms]
+        page_parts = [self._page_impacts.impact(term, page) * emphasis.get(term, 1.0) for term in terms]
         page_score = sum(page_parts)
         covered = len(matched)
         if self.page_coverage:
@@ -924,6 +955,7 @@ class WhooshIndex:
             "pair_weight": self.pair_weight,
             "page_score": round(page_score, 4),
             "page_weight": self.page_weight,
+            "emphasis": dict(emphasis),
             "changelog_factor": changelog_factor,
             "version_factor": version_factor,
             "type": DOC_TYPES[int(self._types[doc])],

@@ -105,6 +105,7 @@ LOCO_GRIDS: dict[str, tuple[float, ...]] = {
     "PAGE_WEIGHT": (0.5, 0.75, 1.0, 1.5, 2.0),
     "COVERAGE_POWER": (1.0, 1.5, 2.0, 3.0),
     "PAIR_WEIGHT": (0.0, 0.125, 0.25, 0.5),
+    "CODE_WORD_WEIGHT": (1.0, 1.5, 2.0, 3.0),
     "SEMANTIC_WEIGHT": (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7),
     "SEMANTIC_FULL_MISSING": (0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 1.0),
     "SEMANTIC_CANDIDATES": (20, 50, 100, 200),
