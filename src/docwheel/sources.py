@@ -37,7 +37,7 @@ from .formats.site import Navigation
 from .models import Page
 from .sniff import HEAD_BYTES, not_text
 
-MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd")  # .qmd: Quarto only (site.Generator.is_page)
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
@@ -420,6 +420,7 @@ def load_markdown(
     nav = generator.navigation(detected.config, folder, warn) if root.is_dir() else None
     base = source.base_url
     raws = [read(p, rel) for p, rel in files if generator.is_page(rel, settings)]
+    raws = [raw for raw in raws if _is_rst(raw.location) or generator.renders(raw.text, settings)]
     read.cache_clear()
     rst, fragments = None, []
     if root.is_dir() and any(_is_rst(raw.location) for raw in raws):
@@ -431,6 +432,10 @@ def load_markdown(
         fragments += included
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
         raws = [kept.get(raw.location, raw) for raw in raws if _is_rst(raw.location) or raw.location in kept]
+    raws = [
+        raw if _is_rst(raw.location) else dataclasses.replace(raw, text=generator.prepare(raw.text, settings))
+        for raw in raws
+    ]
     located = []
     for raw in raws:
         rel = raw.location
@@ -439,7 +444,7 @@ def load_markdown(
         url = urljoin(base, address) if base else raw.location
         located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
     loaded = _parse_markdown_raws(
-        source, located, nav, generator.anchors, parse, generator.title_from, rst,
+        source, located, nav, generator.anchor_style(settings), parse, generator.title_from, rst,
         settings.default_role,
     )
     loaded.warnings[:0] = unnamed + warnings

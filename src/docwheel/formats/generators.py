@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import docusaurus, mintlify, mkdocs, plain, sphinx, starlight, vitepress
+from . import docusaurus, jekyll, mintlify, mkdocs, plain, quarto, sphinx, starlight, vitepress
 from .site import Generator
 
 GENERATORS: dict[str, Generator] = {
@@ -26,6 +26,8 @@ GENERATORS: dict[str, Generator] = {
         starlight.GENERATOR,
         mintlify.GENERATOR,
         sphinx.GENERATOR,
+        quarto.GENERATOR,
+        jekyll.GENERATOR,
         plain.GENERATOR,
     )
 }

@@ -86,8 +86,25 @@ class Generator:
 
     def is_page(self, rel: str, settings: Settings) -> bool:
         """Whether the file at ``rel`` (relative to the docs folder, '/'-separated) is a
-        page of the site; fragments and partials are not."""
-        return not excluded(rel, settings.exclude)
+        page of the site; fragments and partials are not. A ``.qmd`` file is Quarto's
+        source format: only Quarto renders it (GitHub and the others show its source)."""
+        return not rel.lower().endswith(".qmd") and not excluded(rel, settings.exclude)
+
+    def renders(self, text: str, settings: Settings) -> bool:
+        """Whether a file the path rules keep is rendered, judged by its text (Jekyll
+        renders only files with frontmatter)."""
+        return True
+
+    def prepare(self, text: str, settings: Settings) -> str:
+        """A page's source (includes resolved) as the Markdown the common reader reads:
+        syntax of this generator's own that it would misread, rewritten (Pandoc divs,
+        Liquid tags). By default the text as it is."""
+        return text
+
+    def anchor_style(self, settings: Settings) -> str:
+        """The slug rules of this site's headings (``ANCHOR_STYLES``), when its config
+        can change them (Jekyll's kramdown ``input:``)."""
+        return self.anchors
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         """The page's address relative to the site root the sources file's ``base_url``
@@ -115,7 +132,7 @@ class Generator:
         return 0
 
 
-SUFFIXES = (".md", ".mdx", ".markdown", ".rst")
+SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst")
 
 
 def strip_suffix(rel: str) -> str:

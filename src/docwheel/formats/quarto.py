@@ -1,0 +1,272 @@
+"""Quarto websites: ``_quarto.yml`` (or ``_quarto.yaml``) in the docs folder or above it.
+
+What Quarto's documentation says, and this module does:
+- Render targets: every ``.qmd`` and ``.md`` file, except files and folders whose name
+  starts with ``.`` or ``_`` (partials, ``_site/`` and ``_freeze/`` output) and files named
+  ``README.md``/``README.qmd``; ``project: render:`` narrows them, with globs (a name
+  without '/' matches at any depth, ``dir/`` is everything in it) and ``!`` exclusions.
+- A page is served at its path with ``.html`` (``index.qmd`` is ``index.html``);
+  frontmatter ``output-file:`` renames it. Its title is frontmatter ``title:``.
+- Heading ids are Pandoc's ``auto_identifiers`` (``headings.slugify_pandoc``); ``{#id}``
+  sets one.
+- Read as the page shows it (``prepare``): a ``::: {.callout-note}`` shows its
+  ``title="…"`` or its first heading as a label, not a section; each heading of a
+  ``::: {.panel-tabset}`` is a tab label; other fenced divs keep their text (an ``#id``
+  stays an anchor); executable cells ```` ```{python} ```` are code without their ``#|``
+  option lines (a cell with ``echo: false`` or ``include: false`` shows no code);
+  ``{{< include >}}`` is resolved by ``includes``; an escaped ``{{</* x */>}}`` shows as
+  ``{{< x >}}``; other shortcodes show nothing (``blocks.drop_placeholders``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import yaml
+
+from .markdown import CODE, FENCE, PROSE, classify_lines
+from .site import Generator, Settings, Warn, excluded, strip_suffix
+
+_CONFIGS = ("_quarto.yml", "_quarto.yaml")
+
+
+@dataclass(frozen=True)
+class QuartoSettings(Settings):
+    """``project: render:`` of ``_quarto.yml``: (globs of pages, globs of non-pages), as
+    paths relative to the docs folder; both empty when the config lists none."""
+
+    render: tuple[str, ...] = ()
+    skip: tuple[str, ...] = ()
+
+
+class Quarto(Generator):
+    name = "quarto"
+    config_files = _CONFIGS
+    anchors = "pandoc"
+    reads_frontmatter = True  # output-file:
+
+    def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
+        if config is None:
+            return QuartoSettings()
+        try:
+            data = yaml.safe_load(config.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            warn(f"{config.name}: cannot be read ({type(exc).__name__}); Quarto defaults assumed")
+            return QuartoSettings()
+        project = data.get("project") if isinstance(data, dict) else None
+        render = project.get("render") if isinstance(project, dict) else None
+        if not isinstance(render, list):
+            return QuartoSettings()
+        try:  # the globs are relative to the project: make them relative to the docs folder
+            prefix = root.resolve().relative_to(config.parent.resolve()).as_posix()
+        except ValueError:
+            prefix = "."
+        keep, skip = [], []
+        for item in render:
+            if isinstance(item, str) and item.strip():
+                negated = item.strip().startswith("!")
+                globs = _render_globs(item.strip().lstrip("!").removeprefix("\\"), root, prefix)
+                (skip if negated else keep).extend(globs)
+        return QuartoSettings(render=tuple(keep), skip=tuple(skip))
+
+    def is_page(self, rel: str, settings: Settings) -> bool:
+        parts = rel.split("/")
+        if any(part.startswith((".", "_")) for part in parts):
+            return False
+        if parts[-1].lower() in ("readme.md", "readme.qmd"):
+            return False
+        if not rel.lower().endswith((".qmd", ".md")):
+            return False
+        if isinstance(settings, QuartoSettings) and (settings.render or settings.skip):
+            if settings.render and not excluded(rel, settings.render):
+                return False
+            if excluded(rel, settings.skip):
+                return False
+        return not excluded(rel, settings.exclude)
+
+    def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
+        path = strip_suffix(rel)
+        output = meta.get("output-file")
+        if isinstance(output, str) and output.strip() and "/" not in output:
+            name = output.strip()
+            folder = path.rpartition("/")[0]
+            path = f"{folder}/{name}" if folder else name
+            return path if PurePosixPath(name).suffix else path + ".html"
+        return path + ".html"
+
+    def sniff(self, rel: str, text: str) -> int:
+        """A ``.qmd`` file is Quarto's own; callouts, tabsets and executable cells mark one."""
+        return int(rel.lower().endswith(".qmd")) + len(_MARKS.findall(text))
+
+    def prepare(self, text: str, settings: Settings) -> str:
+        return read_quarto(text)
+
+
+GENERATOR = Quarto()
+
+_MARKS = re.compile(r"^(?::::+[ \t]*\{?\.?(?:callout-|panel-tabset)|```+[ \t]*\{(?:python|r|julia|ojs)\b)", re.M)
+
+
+def _render_globs(glob: str, root: Path, prefix: str) -> list[str]:
+    """A ``render:`` glob as globs relative to the docs folder (Quarto's smart globs: a
+    relative glob matches at any depth, ``dir/`` or a folder's name means all inside it)."""
+    anchored = glob.startswith("/")
+    glob = glob.lstrip("/").removeprefix("./")
+    if glob.endswith("/"):
+        glob += "**"
+    elif (root / glob).is_dir():
+        glob += "/**"
+    if not anchored:
+        return ["**/" + glob]
+    if prefix in ("", "."):
+        return [glob]
+    if glob.startswith(prefix + "/"):
+        return [glob[len(prefix) + 1 :]]
+    return []
+
+
+# -- the page as it shows: divs, cells, shortcodes ---------------------------------------
+
+# A fenced div's opening line: colons and attributes (`{.callout-note title="x"}`) or one
+# bare class name (`::: callout-tip`); a line of colons alone closes the innermost div.
+_DIV_OPEN = re.compile(r"^([ \t]*):{3,}[ \t]*(\{[^{}]*\}|[A-Za-z][\w-]*)[ \t]*:*[ \t]*$")
+_DIV_CLOSE = re.compile(r"^[ \t]*:{3,}[ \t]*$")
+_CLASS = re.compile(r"(?:^|[\s{])\.([\w-]+)")
+_ID = re.compile(r"(?:^|[\s{])#([\w:.-]+)")
+_ATTR = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)'|([^\s}]+))""")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*(?:\{[^{}]*\})?[ \t]*$")
+# A code block with attributes: ```{python}, ```{r, echo=FALSE}, ```{.bash filename="x"},
+# ```{=html} (raw output), ```{{python}} (a cell shown as written).
+_CELL = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\{(\{)?[ \t]*([=.]?)([\w+-]*)[ ,]*([^{}]*?)\}?\}[ \t]*$")
+_CELL_OPTION = re.compile(r"^[ \t]*(?:#|//|%%|--)\|")
+_HIDDEN_OPTION = re.compile(r"^[ \t]*(?:#|//|%%|--)\|[ \t]*(?:echo|include)[ \t]*:[ \t]*false\b", re.I)
+_KNITR_HIDDEN = re.compile(r"\b(?:echo|include)[ \t]*=[ \t]*(?:FALSE|F)\b")
+_ESCAPED_SHORTCODE = re.compile(r"\{\{<[ \t]*/\*[ \t]*(.*?)[ \t]*\*/[ \t]*>\}\}")
+_UNNUMBERED = re.compile(r"[ \t]+\{-\}[ \t]*$")  # `# Preface {-}`: an unnumbered heading
+_SPAN = re.compile(r"(?<![!\]\\])\[([^\[\]\n]+)\]\{[^{}\n]*\}")  # `[Ctrl]{.kbd}`
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+
+
+def read_quarto(text: str) -> str:
+    """A Quarto page's source as plain Markdown, read as the rendered page shows it."""
+    head, body = _split_head(text)
+    if not any(mark in body for mark in (":::", "```", "~~~", "{{<", "{-}", "]{")):
+        return text
+    lines = body.split("\n")
+    lines = _cells(lines, classify_lines(lines))
+    lines = _divs(lines, classify_lines(lines))
+    kinds = classify_lines(lines)
+    out = []
+    for line, kind in zip(lines, kinds):
+        if kind == PROSE:
+            line = _UNNUMBERED.sub("", line) if line.lstrip().startswith("#") else line
+            if "]{" in line:
+                line = _outside_code(line, lambda part: _SPAN.sub(r"\1", part))
+            if "{{<" in line:  # escaped shortcodes show as written; kept from the placeholder cleanup
+                line = _outside_code(line, lambda part: _ESCAPED_SHORTCODE.sub(r"{\\{< \1 >}}", part))
+                line = _ESCAPED_SHORTCODE.sub(r"{{< \1 >}}", line)
+        elif "{{<" in line:
+            line = _ESCAPED_SHORTCODE.sub(r"{{< \1 >}}", line)
+        out.append(line)
+    return head + "\n".join(out)
+
+
+def _split_head(text: str) -> tuple[str, str]:
+    """(the frontmatter block with its fences, the body): only the body is rewritten."""
+    m = re.match(r"\A(---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z))", text, re.S)
+    return (m.group(1), text[m.end() :]) if m else ("", text)
+
+
+def _outside_code(line: str, change) -> str:
+    parts, pos = [], 0
+    for m in _CODE_SPAN.finditer(line):
+        parts += [change(line[pos : m.start()]), m.group(0)]
+        pos = m.end()
+    return "".join(parts) + change(line[pos:])
+
+
+def _cells(lines: list[str], kinds: list[str]) -> list[str]:
+    """Code blocks with attributes as plain fences: the language kept, ``#|`` options gone,
+    a hidden cell gone, raw HTML left as HTML, raw output for other formats gone, and a
+    ```` ```{{python}} ```` cell shown with its own fences, as Quarto shows it."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = _CELL.match(lines[i]) if kinds[i] == FENCE and "{" in lines[i] else None
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        end = i + 1
+        while end < n and kinds[end] == CODE:
+            end += 1
+        body = lines[i + 1 : end]
+        closing = [lines[end]] if end < n else []
+        indent, fence, literal, sign, lang, rest = m.groups()
+        if literal:  # ```{{python}}: the cell as written, inside a longer fence
+            outer = fence[0] * (len(fence) + 1)
+            out += [indent + outer, f"{indent}{fence}{{{lang}{(' ' + rest) if rest else ''}}}", *body, *closing, indent + outer]
+        elif sign == "=":  # raw content: HTML is shown as HTML, other formats not at all
+            if lang.lower() == "html":
+                out += body
+        elif sign != "." and (_KNITR_HIDDEN.search(rest) or any(_HIDDEN_OPTION.match(x) for x in body)):
+            pass  # echo: false / include: false: the page shows no code
+        else:
+            kept = body
+            while kept and _CELL_OPTION.match(kept[0]):
+                kept = kept[1:]
+            out += [f"{indent}{fence}{lang}", *kept, *closing]
+        i = end + 1
+    return out
+
+
+def _divs(lines: list[str], kinds: list[str]) -> list[str]:
+    """Fenced divs without their fences: a callout's title (its ``title=`` or its first
+    heading) and a tabset's tab headings as lines of prose; an ``#id`` as an HTML anchor."""
+    out: list[str] = []
+    stack: list[tuple[str, int]] = []  # open divs: (kind, tab heading level or 0)
+    expect_title = False  # the first line of a callout without title= may be a heading
+    for line, kind in zip(lines, kinds):
+        if kind != PROSE:
+            out.append(line)
+            expect_title = expect_title and not line.strip()
+            continue
+        if ":::" in line:
+            if _DIV_CLOSE.match(line) and stack:
+                stack.pop()
+                expect_title = False
+                continue
+            m = _DIV_OPEN.match(line)
+            if m:
+                attrs = m.group(2)
+                classes = _CLASS.findall(attrs) if attrs.startswith("{") else [attrs]
+                values = {k: a or b or c for k, a, b, c in _ATTR.findall(attrs)}
+                ident = _ID.search(attrs) if attrs.startswith("{") else None
+                if ident:
+                    out.append(f'<a id="{ident.group(1)}"></a>')
+                callout = any(c.startswith("callout") for c in classes)
+                title = values.get("title", "").strip()
+                if callout and title:
+                    out += [m.group(1) + title, ""]
+                expect_title = callout and not title
+                stack.append(("tabset" if "panel-tabset" in classes else "div", 0))
+                continue
+        heading = _HEADING.match(line)
+        if heading and expect_title:
+            out += [heading.group(2), ""]
+            expect_title = False
+            continue
+        if line.strip():
+            expect_title = False
+        if heading and stack and stack[-1][0] == "tabset":
+            level = len(heading.group(1))
+            tab = stack[-1][1] or level
+            stack[-1] = ("tabset", tab)
+            if level == tab:
+                out += [heading.group(2), ""]
+                continue
+        out.append(line)
+    return out
