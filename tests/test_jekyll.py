@@ -233,3 +233,21 @@ def test_raw_text_in_prose_is_indexed_as_written():
     shown = read_liquid("---\n---\nUse {% raw %}{{ page.url }}{% endraw %} here.\n")
     assert shown == "---\n---\nUse {\\{ page.url }} here.\n"
     assert read_liquid("No tags here.\n") == "No tags here.\n"
+
+
+def test_just_the_docs_parent_and_grand_parent_give_navigation_groups(tmp_path):
+    # Just the Docs, "Navigation structure": parent names the parent page's title,
+    # grand_parent the one above it.
+    tree(tmp_path, {
+        "docs/_config.yml": "remote_theme: just-the-docs/just-the-docs\n",
+        "docs/guides.md": "---\ntitle: Guides\nnav_order: 2\nhas_children: true\n---\nAll guides.\n",
+        "docs/guides/setup.md": "---\ntitle: Setup\nparent: Guides\nhas_children: true\n---\nSetup.\n",
+        "docs/guides/setup/linux.md": "---\ntitle: Linux\nparent: Setup\ngrand_parent: Guides\n---\nLinux.\n",
+        "docs/index.md": "---\ntitle: Home\n---\nHome.\n",
+    })
+    loaded = load(tmp_path)
+    pages = pages_by_path(loaded)
+    assert pages["guides/setup/linux"].group == ("Guides", "Setup")
+    assert pages["guides/setup"].group == ("Guides",)
+    assert pages["guides"].group == () and pages["index"].group == ()
+    assert loaded.navigation == "frontmatter parent:"

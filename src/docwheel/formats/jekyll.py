@@ -15,6 +15,8 @@ What Jekyll's documentation says, and this module does:
   is served at ``/:categories/:year/:month/:day/:title.html`` (or the config's style), a
   collection's document at ``/:collection/:path.html`` (or the collection's ``permalink``).
 - Titles: frontmatter ``title``, else the first H1.
+- Navigation (Just the Docs): ``parent:`` and ``grand_parent:`` name the pages above a page
+  by their titles; they become its groups (``Page.group``).
 - Heading ids: kramdown's GFM parser (Jekyll's default ``input: GFM``) gives GitHub's;
   ``kramdown: {input: kramdown}`` gives kramdown's own (``headings.slugify_kramdown``).
   ``{: #id}`` sets one.
@@ -36,8 +38,8 @@ from pathlib import Path
 
 import yaml
 
-from .markdown import CODE, FENCE, PROSE, classify_lines, page_meta
-from .site import Generator, Settings, Warn, strip_suffix
+from .markdown import CODE, FENCE, PROSE, classify_lines, page_meta, page_path_from_url
+from .site import Generator, Navigation, Settings, Warn, strip_suffix
 
 # Settings only Jekyll's _config.yml has (a Hexo or Jupyter Book _config.yml has others).
 _JEKYLL_KEYS = frozenset(
@@ -168,6 +170,38 @@ class Jekyll(Generator):
 
     def prepare(self, text: str, settings: Settings) -> str:
         return read_liquid(text)
+
+    def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
+        """Just the Docs' navigation: a page's ``parent:`` (and ``grand_parent:``) name the
+        pages above it by title, outermost first, read from every page's frontmatter."""
+        settings = self.settings(config, root, warn)
+        found: dict[str, tuple[str, str, str]] = {}  # key -> (title, parent, grand_parent)
+        for path in sorted(root.rglob("*")):
+            rel = path.relative_to(root).as_posix()
+            if not rel.lower().endswith((".md", ".markdown")) or not self.is_page(rel, settings):
+                continue
+            try:
+                meta = page_meta(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                continue
+            found[page_path_from_url(rel)] = tuple(  # type: ignore[assignment]
+                str(meta.get(k) or "").strip() for k in ("title", "parent", "grand_parent")
+            )
+        if not any(parent for _, parent, _ in found.values()):
+            return None
+        parent_of = {title: parent for title, parent, _ in found.values() if title}
+        groups: dict[str, tuple[str, ...]] = {}
+        for key, (_title, parent, grand) in found.items():
+            labels: list[str] = []
+            above = parent
+            while above and above not in labels and len(labels) < 6:
+                labels.insert(0, above)
+                above = parent_of.get(above, "")
+            if grand and grand not in labels:
+                labels.insert(0, grand)
+            if labels:
+                groups[key] = tuple(labels)
+        return Navigation("frontmatter parent:", groups)
 
 
 GENERATOR = Jekyll()
