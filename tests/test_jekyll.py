@@ -251,3 +251,13 @@ def test_just_the_docs_parent_and_grand_parent_give_navigation_groups(tmp_path):
     assert pages["guides/setup"].group == ("Guides",)
     assert pages["guides"].group == () and pages["index"].group == ()
     assert loaded.navigation == "frontmatter parent:"
+
+
+def test_include_brings_back_an_underscore_folder_as_plain_pages(tmp_path):
+    tree(tmp_path, {
+        "docs/_config.yml": "theme: minima\ninclude:\n  - _pages\n",
+        "docs/_pages/faq.md": "---\ntitle: FAQ\n---\nAnswers.\n",
+        "docs/_other/x.md": "---\ntitle: X\n---\nx\n",
+    })
+    pages = pages_by_path(load(tmp_path))
+    assert {p: pages[p].url for p in pages} == {"_pages/faq": "https://site.example/_pages/faq.html"}

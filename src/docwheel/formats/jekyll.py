@@ -156,7 +156,8 @@ class Jekyll(Generator):
         if isinstance(given, str) and given.strip():
             return _shown(_fill(given.strip(), placeholders), s.prefix)
         parts = path.split("/")
-        collection = next((p[1:] for p in parts[:-1] if p.startswith("_")), None)
+        outputs = {"posts"} | {name for name, _ in s.collections}
+        collection = next((p[1:] for p in parts[:-1] if p.startswith("_") and p[1:] in outputs), None)
         if collection == "posts":
             return _shown(_post_url(parts, meta, s.permalink), s.prefix)
         if collection is not None:
