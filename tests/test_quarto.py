@@ -312,3 +312,23 @@ def test_a_quarto_build_records_the_generator_and_info_names_it(tmp_path):
     assert "https://acme.example/guide/install.html#%C3%BCber-gr%C3%B6%C3%9Fen" in found.stdout or (
         "https://acme.example/guide/install.html#über-größen" in found.stdout
     )
+
+
+def test_var_meta_and_kbd_shortcodes_show_their_values(tmp_path):
+    # quarto.org, "Shortcodes": var reads _variables.yml beside _quarto.yml (dotted keys for
+    # nested values), meta the document's metadata, kbd shows the keys.
+    page = (
+        "---\ntitle: Release notes\nauthor:\n  name: Ada\n---\n\nVersion {{< var version >}} by "
+        "{{< meta author.name >}}: {{< meta title >}}. Mail {{< var email.info >}}, press "
+        "{{< kbd Shift-Ctrl-P >}}. Unknown {{< var nope >}} shows nothing.\n\n"
+        "```bash\npip install acme=={{< var version >}}\n```\n"
+    )
+    tree(tmp_path, {
+        "_quarto.yml": CONFIG, "_variables.yml": "version: 1.2\nemail:\n  info: info@acme.example\n",
+        "docs/a.qmd": page,
+    })
+    text = load(tmp_path).pages[0].sections[0].text
+    assert text == (
+        "Version 1.2 by Ada: Release notes. Mail info@acme.example, press Shift-Ctrl-P. "
+        "Unknown shows nothing.\n\n```bash\npip install acme==1.2\n```"
+    )

@@ -15,7 +15,9 @@ What Quarto's documentation says, and this module does:
   stays an anchor); executable cells ```` ```{python} ```` are code without their ``#|``
   option lines (a cell with ``echo: false`` or ``include: false`` shows no code);
   ``{{< include >}}`` is resolved by ``includes``; an escaped ``{{</* x */>}}`` shows as
-  ``{{< x >}}``; other shortcodes show nothing (``blocks.drop_placeholders``).
+  ``{{< x >}}``; ``{{< var x >}}`` shows the value ``_variables.yml`` gives, ``{{< meta x >}}``
+  the page's frontmatter value, ``{{< kbd X >}}`` the keys; other shortcodes show nothing
+  (``blocks.drop_placeholders``).
 """
 
 from __future__ import annotations
@@ -40,6 +42,8 @@ class QuartoSettings(Settings):
 
     render: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
+    # ``_variables.yml`` beside ``_quarto.yml``, flattened: (``email.info``, value).
+    variables: tuple[tuple[str, str], ...] = ()
 
 
 class Quarto(Generator):
@@ -56,10 +60,11 @@ class Quarto(Generator):
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
             warn(f"{config.name}: cannot be read ({type(exc).__name__}); Quarto defaults assumed")
             return QuartoSettings()
+        variables = _variables(config.parent / "_variables.yml", warn)
         project = data.get("project") if isinstance(data, dict) else None
         render = project.get("render") if isinstance(project, dict) else None
         if not isinstance(render, list):
-            return QuartoSettings()
+            return QuartoSettings(variables=variables)
         try:  # the globs are relative to the project: make them relative to the docs folder
             prefix = root.resolve().relative_to(config.parent.resolve()).as_posix()
         except ValueError:
@@ -70,7 +75,7 @@ class Quarto(Generator):
                 negated = item.strip().startswith("!")
                 globs = _render_globs(item.strip().lstrip("!").removeprefix("\\"), root, prefix)
                 (skip if negated else keep).extend(globs)
-        return QuartoSettings(render=tuple(keep), skip=tuple(skip))
+        return QuartoSettings(render=tuple(keep), skip=tuple(skip), variables=variables)
 
     def is_page(self, rel: str, settings: Settings) -> bool:
         parts = rel.split("/")
@@ -102,7 +107,8 @@ class Quarto(Generator):
         return int(rel.lower().endswith(".qmd")) + len(_MARKS.findall(text))
 
     def prepare(self, text: str, settings: Settings) -> str:
-        return read_quarto(text)
+        variables = dict(settings.variables) if isinstance(settings, QuartoSettings) else {}
+        return read_quarto(text, variables)
 
 
 GENERATOR = Quarto()
@@ -150,11 +156,15 @@ _SPAN = re.compile(r"(?<![!\]\\])\[([^\[\]\n]+)\]\{[^{}\n]*\}")  # `[Ctrl]{.kbd}
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 
-def read_quarto(text: str) -> str:
-    """A Quarto page's source as plain Markdown, read as the rendered page shows it."""
+def read_quarto(text: str, variables: Mapping[str, str] | None = None) -> str:
+    """A Quarto page's source as plain Markdown, read as the rendered page shows it;
+    ``variables`` are the project's ``_variables.yml`` (``{{< var x >}}``)."""
     head, body = _split_head(text)
     if not any(mark in body for mark in (":::", "```", "~~~", "{{<", "{-}", "]{")):
         return text
+    if "{{<" in body:
+        meta = _flat(yaml_mapping(head[3:].rsplit("---", 1)[0]) if head else {})
+        body = _VALUE_SHORTCODE.sub(lambda m: _value(m, variables or {}, meta), body)
     lines = body.split("\n")
     lines = _cells(lines, classify_lines(lines))
     lines = _divs(lines, classify_lines(lines))
@@ -172,6 +182,50 @@ def read_quarto(text: str) -> str:
             line = _ESCAPED_SHORTCODE.sub(r"{{< \1 >}}", line)
         out.append(line)
     return head + "\n".join(out)
+
+
+# Shortcodes that insert a value: `{{< var version >}}` (_variables.yml), `{{< meta title >}}`
+# (the page's frontmatter), `{{< kbd Shift-Ctrl-P >}}` (the keys, as written).
+_VALUE_SHORTCODE = re.compile(r"\{\{<[ \t]*(var|meta|kbd)[ \t]+([^<>]*?)[ \t]*>\}\}")
+
+
+def _value(m: re.Match[str], variables: Mapping[str, str], meta: Mapping[str, str]) -> str:
+    kind, argument = m.group(1), m.group(2).strip().strip("\"'")
+    if kind == "kbd":
+        return argument.split()[0] if argument else ""
+    found = (variables if kind == "var" else meta).get(argument)
+    return found if found is not None else m.group(0)  # unknown: the cleanup drops it
+
+
+def yaml_mapping(text: str) -> dict:
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _flat(data: Mapping, prefix: str = "") -> dict[str, str]:
+    """Nested YAML as ``a.b`` keys, the way ``var`` and ``meta`` name them."""
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out |= _flat(value, name + ".")
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
+            out[name] = str(value)
+    return out
+
+
+def _variables(path: Path, warn: Warn) -> tuple[tuple[str, str], ...]:
+    if not path.is_file():
+        return ()
+    try:
+        data = yaml_mapping(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        warn(f"{path.name}: cannot be read; its variables show nothing")
+        return ()
+    return tuple(_flat(data).items())
 
 
 def _split_head(text: str) -> tuple[str, str]:
