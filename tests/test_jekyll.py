@@ -261,3 +261,14 @@ def test_include_brings_back_an_underscore_folder_as_plain_pages(tmp_path):
     })
     pages = pages_by_path(load(tmp_path))
     assert {p: pages[p].url for p in pages} == {"_pages/faq": "https://site.example/_pages/faq.html"}
+
+
+def test_odd_config_and_frontmatter_values_fall_back_to_jekylls_defaults(tmp_path):
+    tree(tmp_path, {
+        "docs/_config.yml": "theme: minima\ncollections: 5\nexclude: 7\npermalink: [x]\nkramdown: nope\n",
+        "docs/_posts/2024-02-30-bad-date.md": "---\ncategories: 5\ndate: soon\n---\n# Bad date\n",
+        "docs/a.md": "---\npermalink: 3\n---\n# A\n",
+    })
+    pages = pages_by_path(load(tmp_path))
+    assert pages["a"].url == "https://site.example/a.html"
+    assert pages["_posts/2024-02-30-bad-date"].url == "https://site.example/bad-date.html"

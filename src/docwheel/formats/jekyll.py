@@ -262,14 +262,19 @@ def _post_url(parts: list[str], meta: Mapping, style: str) -> str:
     categories = [p for p in parts[: parts.index("_posts")] if p]
     for key in ("category", "categories"):
         value = meta.get(key)
-        categories += value.split() if isinstance(value, str) else [str(v) for v in value or () if v]
+        if isinstance(value, str):
+            categories += value.split()
+        elif isinstance(value, list):
+            categories += [str(v) for v in value if isinstance(v, (str, int)) and str(v)]
     values = {
         "categories": "/".join(dict.fromkeys(c.lower() for c in categories)),
         "title": title.replace(" ", "-"),
         "slug": title.replace(" ", "-").lower(),
         "output_ext": ".html",
     }
-    if date is not None:
+    if date is None:  # Jekyll refuses such a post; its address then has no date parts
+        values |= dict.fromkeys(("year", "month", "day", "i_month", "i_day", "short_year", "y_day"), "")
+    else:
         values |= {
             "year": f"{date.year:04d}", "month": f"{date.month:02d}", "day": f"{date.day:02d}",
             "i_month": str(date.month), "i_day": str(date.day), "short_year": f"{date.year % 100:02d}",
