@@ -332,3 +332,18 @@ def test_var_meta_and_kbd_shortcodes_show_their_values(tmp_path):
         "Version 1.2 by Ada: Release notes. Mail info@acme.example, press Shift-Ctrl-P. "
         "Unknown shows nothing.\n\n```bash\npip install acme==1.2\n```"
     )
+
+
+def test_execute_echo_false_hides_the_code_of_cells_unless_a_cell_shows_it(tmp_path):
+    # quarto.org, "Execution Options": execute: echo: false in a document or _quarto.yml,
+    # a cell's own `#| echo: true` wins.
+    page = "---\ntitle: T\nexecute:\n  echo: false\n---\n\n```{ojs}\nhidden_cell()\n```\n\n```{ojs}\n//| echo: true\nshown_cell()\n```\n"
+    assert "hidden_cell" not in read_quarto(page) and "shown_cell()" in read_quarto(page)
+    tree(tmp_path, {
+        "_quarto.yml": CONFIG + "execute:\n  echo: false\n",
+        "docs/a.qmd": "---\ntitle: A\n---\n\n```{python}\nproject_hidden()\n```\n",
+        "docs/b.qmd": "---\ntitle: B\nexecute:\n  echo: true\n---\n\n```{python}\npage_shown()\n```\n",
+    })
+    pages = pages_by_path(load(tmp_path))
+    assert "project_hidden" not in pages["a"].sections[0].text
+    assert "page_shown()" in pages["b"].sections[0].text

@@ -13,7 +13,8 @@ What Quarto's documentation says, and this module does:
   ``title="…"`` or its first heading as a label, not a section; each heading of a
   ``::: {.panel-tabset}`` is a tab label; other fenced divs keep their text (an ``#id``
   stays an anchor); executable cells ```` ```{python} ```` are code without their ``#|``
-  option lines (a cell with ``echo: false`` or ``include: false`` shows no code);
+  option lines (a cell with ``echo: false`` or ``include: false`` shows no code, and
+  ``execute: {echo: false}`` in the frontmatter or ``_quarto.yml`` hides every other cell's);
   ``{{< include >}}`` is resolved by ``includes``; an escaped ``{{</* x */>}}`` shows as
   ``{{< x >}}``; ``{{< var x >}}`` shows the value ``_variables.yml`` gives, ``{{< meta x >}}``
   the page's frontmatter value, ``{{< kbd X >}}`` the keys; other shortcodes show nothing
@@ -44,6 +45,7 @@ class QuartoSettings(Settings):
     skip: tuple[str, ...] = ()
     # ``_variables.yml`` beside ``_quarto.yml``, flattened: (``email.info``, value).
     variables: tuple[tuple[str, str], ...] = ()
+    echo: bool = True  # ``execute: echo:`` of the project: whether cells show their code
 
 
 class Quarto(Generator):
@@ -61,10 +63,11 @@ class Quarto(Generator):
             warn(f"{config.name}: cannot be read ({type(exc).__name__}); Quarto defaults assumed")
             return QuartoSettings()
         variables = _variables(config.parent / "_variables.yml", warn)
+        echo = _echo(data, True)
         project = data.get("project") if isinstance(data, dict) else None
         render = project.get("render") if isinstance(project, dict) else None
         if not isinstance(render, list):
-            return QuartoSettings(variables=variables)
+            return QuartoSettings(variables=variables, echo=echo)
         try:  # the globs are relative to the project: make them relative to the docs folder
             prefix = root.resolve().relative_to(config.parent.resolve()).as_posix()
         except ValueError:
@@ -75,7 +78,7 @@ class Quarto(Generator):
                 negated = item.strip().startswith("!")
                 globs = _render_globs(item.strip().lstrip("!").removeprefix("\\"), root, prefix)
                 (skip if negated else keep).extend(globs)
-        return QuartoSettings(render=tuple(keep), skip=tuple(skip), variables=variables)
+        return QuartoSettings(render=tuple(keep), skip=tuple(skip), variables=variables, echo=echo)
 
     def is_page(self, rel: str, settings: Settings) -> bool:
         parts = rel.split("/")
@@ -107,8 +110,9 @@ class Quarto(Generator):
         return int(rel.lower().endswith(".qmd")) + len(_MARKS.findall(text))
 
     def prepare(self, text: str, settings: Settings) -> str:
-        variables = dict(settings.variables) if isinstance(settings, QuartoSettings) else {}
-        return read_quarto(text, variables)
+        if not isinstance(settings, QuartoSettings):
+            return read_quarto(text)
+        return read_quarto(text, dict(settings.variables), echo=settings.echo)
 
 
 GENERATOR = Quarto()
@@ -150,23 +154,27 @@ _CELL = re.compile(r"^([ \t]*)(`{3,}|~{3,})[ \t]*\{(\{)?[ \t]*([=.]?)([\w+-]*)[ 
 _CELL_OPTION = re.compile(r"^[ \t]*(?:#|//|%%|--)\|")
 _HIDDEN_OPTION = re.compile(r"^[ \t]*(?:#|//|%%|--)\|[ \t]*(?:echo|include)[ \t]*:[ \t]*false\b", re.I)
 _KNITR_HIDDEN = re.compile(r"\b(?:echo|include)[ \t]*=[ \t]*(?:FALSE|F)\b")
+_SHOWN_OPTION = re.compile(r"^[ \t]*(?:#|//|%%|--)\|[ \t]*echo[ \t]*:[ \t]*(?:true|fenced)\b", re.I)
+_KNITR_SHOWN = re.compile(r"\becho[ \t]*=[ \t]*(?:TRUE|T)\b")
 _ESCAPED_SHORTCODE = re.compile(r"\{\{<[ \t]*/\*[ \t]*(.*?)[ \t]*\*/[ \t]*>\}\}")
 _UNNUMBERED = re.compile(r"[ \t]+\{-\}[ \t]*$")  # `# Preface {-}`: an unnumbered heading
 _SPAN = re.compile(r"(?<![!\]\\])\[([^\[\]\n]+)\]\{[^{}\n]*\}")  # `[Ctrl]{.kbd}`
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 
-def read_quarto(text: str, variables: Mapping[str, str] | None = None) -> str:
+def read_quarto(text: str, variables: Mapping[str, str] | None = None, *, echo: bool = True) -> str:
     """A Quarto page's source as plain Markdown, read as the rendered page shows it;
-    ``variables`` are the project's ``_variables.yml`` (``{{< var x >}}``)."""
+    ``variables`` are the project's ``_variables.yml`` (``{{< var x >}}``), ``echo`` its
+    ``execute: echo:`` (the page's own frontmatter wins)."""
     head, body = _split_head(text)
     if not any(mark in body for mark in (":::", "```", "~~~", "{{<", "{-}", "]{")):
         return text
+    data = yaml_mapping(head[3:].rsplit("---", 1)[0]) if head else {}
     if "{{<" in body:
-        meta = _flat(yaml_mapping(head[3:].rsplit("---", 1)[0]) if head else {})
+        meta = _flat(data)
         body = _VALUE_SHORTCODE.sub(lambda m: _value(m, variables or {}, meta), body)
     lines = body.split("\n")
-    lines = _cells(lines, classify_lines(lines))
+    lines = _cells(lines, classify_lines(lines), _echo(data, echo))
     lines = _divs(lines, classify_lines(lines))
     kinds = classify_lines(lines)
     out = []
@@ -242,7 +250,14 @@ def _outside_code(line: str, change) -> str:
     return "".join(parts) + change(line[pos:])
 
 
-def _cells(lines: list[str], kinds: list[str]) -> list[str]:
+def _echo(data: object, default: bool) -> bool:
+    """``execute: {echo: false}`` in a config or a page's frontmatter."""
+    execute = data.get("execute") if isinstance(data, dict) else None
+    value = execute.get("echo") if isinstance(execute, dict) else None
+    return value if isinstance(value, bool) else default
+
+
+def _cells(lines: list[str], kinds: list[str], echo: bool = True) -> list[str]:
     """Code blocks with attributes as plain fences: the language kept, ``#|`` options gone,
     a hidden cell gone, raw HTML left as HTML, raw output for other formats gone, and a
     ```` ```{{python}} ```` cell shown with its own fences, as Quarto shows it."""
@@ -266,7 +281,7 @@ def _cells(lines: list[str], kinds: list[str]) -> list[str]:
         elif sign == "=":  # raw content: HTML is shown as HTML, other formats not at all
             if lang.lower() == "html":
                 out += body
-        elif sign != "." and (_KNITR_HIDDEN.search(rest) or any(_HIDDEN_OPTION.match(x) for x in body)):
+        elif sign != "." and not _shows_code(rest, body, echo):
             pass  # echo: false / include: false: the page shows no code
         else:
             kept = body
@@ -275,6 +290,14 @@ def _cells(lines: list[str], kinds: list[str]) -> list[str]:
             out += [f"{indent}{fence}{lang}", *kept, *closing]
         i = end + 1
     return out
+
+
+def _shows_code(header: str, body: list[str], echo: bool) -> bool:
+    """Whether an executable cell's code is on the page: its own ``echo``/``include``
+    option (``#| echo: true``, knitr's ``echo=FALSE``), else the document's ``echo``."""
+    if _KNITR_HIDDEN.search(header) or any(_HIDDEN_OPTION.match(x) for x in body):
+        return False
+    return echo or any(_SHOWN_OPTION.match(x) for x in body) or bool(_KNITR_SHOWN.search(header))
 
 
 def _divs(lines: list[str], kinds: list[str]) -> list[str]:
