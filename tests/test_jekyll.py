@@ -56,6 +56,7 @@ SITE = {
     "docs/_includes/note.md": "Note from the include.\n",
     "docs/_drafts/idea.md": "---\ntitle: Idea\n---\n\nx\n",
     "docs/_site/index.md": "---\ntitle: Output\n---\n\nx\n",
+    "docs/component.mdx": "---\ntitle: MDX\n---\n\nJekyll does not render MDX.\n",
 }
 
 

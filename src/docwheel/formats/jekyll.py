@@ -123,6 +123,8 @@ class Jekyll(Generator):
         s = settings if isinstance(settings, JekyllSettings) else JekyllSettings()
         site_rel = f"{s.prefix}/{rel}" if s.prefix else rel
         parts = site_rel.split("/")
+        if not rel.lower().endswith((".md", ".markdown")):  # markdown_ext; .mdx, .qmd are not
+            return False
         if _matches(site_rel, s.exclude) and not _matches(site_rel, s.include):
             return False
         if parts[-1].endswith("~"):
