@@ -347,3 +347,23 @@ def test_execute_echo_false_hides_the_code_of_cells_unless_a_cell_shows_it(tmp_p
     pages = pages_by_path(load(tmp_path))
     assert "project_hidden" not in pages["a"].sections[0].text
     assert "page_shown()" in pages["b"].sections[0].text
+
+
+def test_the_website_sidebar_and_book_parts_give_navigation_groups(tmp_path):
+    # quarto.org, "Website Navigation": sidebar contents, section: with contents:, text:/href:
+    # entries; "Book Structure": part: with chapters:.
+    config = CONFIG + (
+        "  sidebar:\n    contents:\n      - docs/index.qmd\n      - section: Basics\n        contents:\n"
+        "          - docs/guide/install.qmd\n          - text: Release notes\n            href: docs/guide/notes.md\n"
+        "      - section: docs/custom.qmd\n        text: Custom\n        contents:\n          - https://x.example/\n"
+        "book:\n  chapters:\n    - part: Extra\n      chapters: [docs/other.qmd]\n"
+    )
+    tree(tmp_path, {**SITE, "_quarto.yml": config, "docs/guide/notes.md": "Notes without a title.\n",
+                    "docs/other.qmd": "---\ntitle: Other\n---\nx\n"})
+    loaded = load(tmp_path)
+    pages = pages_by_path(loaded)
+    assert pages["guide/install"].group == ("Basics",)
+    assert (pages["guide/notes"].group, pages["guide/notes"].title) == (("Basics",), "Release notes")
+    assert pages["index"].group == () and pages["custom"].group == ()
+    assert pages["other"].group == ("Extra",)
+    assert loaded.navigation == "_quarto.yml"

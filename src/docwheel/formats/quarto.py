@@ -7,6 +7,8 @@ What Quarto's documentation says, and this module does:
   without '/' matches at any depth, ``dir/`` is everything in it) and ``!`` exclusions.
 - A page is served at its path with ``.html`` (``index.qmd`` is ``index.html``);
   frontmatter ``output-file:`` renames it. Its title is frontmatter ``title:``.
+- ``website: sidebar:`` (and a book's ``chapters:``): a ``section:`` or ``part:`` labels the
+  pages it lists (``Page.group``), an entry's ``text:`` titles a page that has none.
 - Heading ids are Pandoc's ``auto_identifiers`` (``headings.slugify_pandoc``); ``{#id}``
   sets one.
 - Read as the page shows it (``prepare``): a ``::: {.callout-note}`` shows its
@@ -24,14 +26,14 @@ What Quarto's documentation says, and this module does:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import yaml
 
-from .markdown import CODE, FENCE, PROSE, classify_lines
-from .site import Generator, Settings, Warn, excluded, strip_suffix
+from .markdown import CODE, FENCE, PROSE, classify_lines, page_path_from_url
+from .site import Generator, Navigation, Settings, Warn, excluded, strip_suffix
 
 _CONFIGS = ("_quarto.yml", "_quarto.yaml")
 
@@ -105,6 +107,40 @@ class Quarto(Generator):
             return path if PurePosixPath(name).suffix else path + ".html"
         return path + ".html"
 
+    def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
+        """``website: sidebar:`` (one sidebar or several) and a book's ``chapters:``:
+        each ``section:`` or ``part:`` labels the pages listed in it; ``text:`` titles one."""
+        if config is None:
+            return None
+        try:
+            data = yaml.safe_load(config.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            return None  # settings() has warned
+        if not isinstance(data, dict):
+            return None
+        try:
+            prefix = root.resolve().relative_to(config.parent.resolve()).as_posix()
+        except ValueError:
+            return None
+        prefix = "" if prefix == "." else prefix + "/"
+        website = data.get("website") if isinstance(data.get("website"), dict) else {}
+        book = data.get("book") if isinstance(data.get("book"), dict) else {}
+        sidebars = website.get("sidebar")
+        tops = [s.get("contents") for s in (sidebars if isinstance(sidebars, list) else [sidebars]) if isinstance(s, dict)]
+        tops += [book.get("chapters"), book.get("appendices")]
+        groups: dict[str, tuple[str, ...]] = {}
+        titles: dict[str, str] = {}
+        for top in tops:
+            for href, labels, text in _entries(top, ()):
+                href = href.lstrip("/")
+                if "://" in href or not href.startswith(prefix):
+                    continue
+                key = page_path_from_url(href[len(prefix) :].split("#", 1)[0])
+                groups.setdefault(key, labels)
+                if text:
+                    titles.setdefault(key, text)
+        return Navigation(config.name, groups, titles) if groups else None
+
     def sniff(self, rel: str, text: str) -> int:
         """A ``.qmd`` file is Quarto's own; callouts, tabsets and executable cells mark one."""
         return int(rel.lower().endswith(".qmd")) + len(_MARKS.findall(text))
@@ -118,6 +154,26 @@ class Quarto(Generator):
 GENERATOR = Quarto()
 
 _MARKS = re.compile(r"^(?::::+[ \t]*\{?\.?(?:callout-|panel-tabset)|```+[ \t]*\{(?:python|r|julia|ojs)\b)", re.M)
+
+
+def _entries(node: object, labels: tuple[str, ...]) -> Iterator[tuple[str, tuple[str, ...], str | None]]:
+    """(file, section labels, its text) for each page a sidebar or a book lists."""
+    if isinstance(node, str):
+        yield node, labels, None
+    elif isinstance(node, list):
+        for item in node:
+            yield from _entries(item, labels)
+    elif isinstance(node, dict):
+        href = node.get("href") or node.get("file")
+        text = node.get("text") if isinstance(node.get("text"), str) else None
+        label = node.get("section") or node.get("part")
+        inner = node.get("contents") or node.get("chapters")
+        if isinstance(label, str) and label.lower().endswith((".qmd", ".md")):
+            href, label = href or label, text  # a section that is a page itself
+        if isinstance(href, str):
+            yield href, labels, None if inner else text
+        if inner is not None:
+            yield from _entries(inner, (*labels, label) if isinstance(label, str) and label else labels)
 
 
 def _render_globs(glob: str, root: Path, prefix: str) -> list[str]:
