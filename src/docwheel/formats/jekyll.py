@@ -38,6 +38,7 @@ from pathlib import Path
 
 import yaml
 
+from .headings import CODE_SPAN
 from .markdown import CODE, FENCE, PROSE, classify_lines, page_meta, page_path_from_url
 from .site import Generator, Navigation, Settings, Warn, strip_suffix
 
@@ -324,7 +325,6 @@ _HTML_INCLUDE = re.compile(
     r"^([ \t]*)\{%-?[ \t]*include(?:_relative)?[ \t]+\S+((?:[ \t]+[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))*)[ \t]*-?%\}[ \t]*$"
 )
 _PARAM = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)')""")
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 
 def read_liquid(text: str) -> str:
@@ -385,7 +385,7 @@ def _unprotect(line: str, kind: str) -> str:
     if kind in (CODE, FENCE):
         return line.replace(_OPEN_SENTINEL, "{{").replace(_TAG_SENTINEL, "{%")
     parts, pos = [], 0
-    for m in _CODE_SPAN.finditer(line):
+    for m in CODE_SPAN.finditer(line):
         parts += [_escaped(line[pos : m.start()]), m.group(0).replace(_OPEN_SENTINEL, "{{").replace(_TAG_SENTINEL, "{%")]
         pos = m.end()
     return "".join(parts) + _escaped(line[pos:])

@@ -32,6 +32,7 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
+from .headings import CODE_SPAN
 from .markdown import CODE, FENCE, PROSE, classify_lines, page_path_from_url
 from .site import Generator, Navigation, Settings, Warn, excluded, strip_suffix
 
@@ -215,7 +216,6 @@ _KNITR_SHOWN = re.compile(r"\becho[ \t]*=[ \t]*(?:TRUE|T)\b")
 _ESCAPED_SHORTCODE = re.compile(r"\{\{<[ \t]*/\*[ \t]*(.*?)[ \t]*\*/[ \t]*>\}\}")
 _UNNUMBERED = re.compile(r"[ \t]+\{-\}[ \t]*$")  # `# Preface {-}`: an unnumbered heading
 _SPAN = re.compile(r"(?<![!\]\\])\[([^\[\]\n]+)\]\{[^{}\n]*\}")  # `[Ctrl]{.kbd}`
-_CODE_SPAN = re.compile(r"(`+)(.+?)\1")
 
 
 def read_quarto(text: str, variables: Mapping[str, str] | None = None, *, echo: bool = True) -> str:
@@ -300,7 +300,7 @@ def _split_head(text: str) -> tuple[str, str]:
 
 def _outside_code(line: str, change) -> str:
     parts, pos = [], 0
-    for m in _CODE_SPAN.finditer(line):
+    for m in CODE_SPAN.finditer(line):
         parts += [change(line[pos : m.start()]), m.group(0)]
         pos = m.end()
     return "".join(parts) + change(line[pos:])
