@@ -322,7 +322,8 @@ def _shown(url: str, prefix: str) -> str:
 _TAG = re.compile(r"\{%-?[ \t]*(raw|endraw|comment|endcomment|highlight|endhighlight)\b([^%]*?)-?%\}")
 _OPEN_SENTINEL, _TAG_SENTINEL = "\ufdd1", "\ufdd2"  # `{{` and `{%` inside {% raw %}
 _HTML_INCLUDE = re.compile(
-    r"^([ \t]*)\{%-?[ \t]*include(?:_relative)?[ \t]+\S+((?:[ \t]+[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))*)[ \t]*-?%\}[ \t]*$"
+    r"^([ \t]*)\{%-?[ \t]*include(?:_relative)?[ \t]+\S+"
+    r"((?:[ \t]+[\w-]+=(?:\"[^\"]*\"|'[^']*'|\S+))*)[ \t]*-?%\}[ \t]*$"
 )
 _PARAM = re.compile(r"""([\w-]+)=(?:"([^"]*)"|'([^']*)')""")
 
@@ -383,12 +384,16 @@ def _unprotect(line: str, kind: str) -> str:
     """Text a ``raw`` block kept: as written in code; in prose escaped (``{\\{``), so that
     the placeholder cleanup leaves it and the Markdown still shows ``{{``."""
     if kind in (CODE, FENCE):
-        return line.replace(_OPEN_SENTINEL, "{{").replace(_TAG_SENTINEL, "{%")
+        return _as_written(line)
     parts, pos = [], 0
     for m in CODE_SPAN.finditer(line):
-        parts += [_escaped(line[pos : m.start()]), m.group(0).replace(_OPEN_SENTINEL, "{{").replace(_TAG_SENTINEL, "{%")]
+        parts += [_escaped(line[pos : m.start()]), _as_written(m.group(0))]
         pos = m.end()
     return "".join(parts) + _escaped(line[pos:])
+
+
+def _as_written(text: str) -> str:
+    return text.replace(_OPEN_SENTINEL, "{{").replace(_TAG_SENTINEL, "{%")
 
 
 def _escaped(text: str) -> str:

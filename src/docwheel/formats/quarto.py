@@ -127,7 +127,8 @@ class Quarto(Generator):
         website = data.get("website") if isinstance(data.get("website"), dict) else {}
         book = data.get("book") if isinstance(data.get("book"), dict) else {}
         sidebars = website.get("sidebar")
-        tops = [s.get("contents") for s in (sidebars if isinstance(sidebars, list) else [sidebars]) if isinstance(s, dict)]
+        sidebars = sidebars if isinstance(sidebars, list) else [sidebars]
+        tops = [bar.get("contents") for bar in sidebars if isinstance(bar, dict)]
         tops += [book.get("chapters"), book.get("appendices")]
         groups: dict[str, tuple[str, ...]] = {}
         titles: dict[str, str] = {}
@@ -154,7 +155,9 @@ class Quarto(Generator):
 
 GENERATOR = Quarto()
 
-_MARKS = re.compile(r"^(?::::+[ \t]*\{?\.?(?:callout-|panel-tabset)|```+[ \t]*\{(?:python|r|julia|ojs)\b)", re.M)
+_MARKS = re.compile(
+    r"^(?::::+[ \t]*\{?\.?(?:callout-|panel-tabset)|```+[ \t]*\{(?:python|r|julia|ojs)\b)", re.M
+)
 
 
 def _entries(node: object, labels: tuple[str, ...]) -> Iterator[tuple[str, tuple[str, ...], str | None]]:
@@ -333,7 +336,8 @@ def _cells(lines: list[str], kinds: list[str], echo: bool = True) -> list[str]:
         indent, fence, literal, sign, lang, rest = m.groups()
         if literal:  # ```{{python}}: the cell as written, inside a longer fence
             outer = fence[0] * (len(fence) + 1)
-            out += [indent + outer, f"{indent}{fence}{{{lang}{(' ' + rest) if rest else ''}}}", *body, *closing, indent + outer]
+            opening = f"{indent}{fence}{{{lang}{(' ' + rest) if rest else ''}}}"
+            out += [indent + outer, opening, *body, *closing, indent + outer]
         elif sign == "=":  # raw content: HTML is shown as HTML, other formats not at all
             if lang.lower() == "html":
                 out += body
