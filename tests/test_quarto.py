@@ -367,3 +367,11 @@ def test_the_website_sidebar_and_book_parts_give_navigation_groups(tmp_path):
     assert pages["index"].group == () and pages["custom"].group == ()
     assert pages["other"].group == ("Extra",)
     assert loaded.navigation == "_quarto.yml"
+
+
+def test_an_unreadable_quarto_yml_warns_and_keeps_quartos_defaults(tmp_path):
+    tree(tmp_path, {**SITE, "_quarto.yml": "project: [unclosed\n"})
+    loaded = load(tmp_path)
+    assert loaded.generator == "quarto"
+    assert any("_quarto.yml: cannot be read (" in w and "Quarto defaults assumed" in w for w in loaded.warnings)
+    assert "guide/install" in pages_by_path(loaded)

@@ -41,8 +41,9 @@ _CONFIGS = ("_quarto.yml", "_quarto.yaml")
 
 @dataclass(frozen=True)
 class QuartoSettings(Settings):
-    """``project: render:`` of ``_quarto.yml``: (globs of pages, globs of non-pages), as
-    paths relative to the docs folder; both empty when the config lists none."""
+    """What ``_quarto.yml`` says beyond the common settings: ``project: render:`` as globs
+    of pages and of non-pages relative to the docs folder (both empty when it lists none),
+    the project's ``_variables.yml`` and its ``execute: echo:``."""
 
     render: tuple[str, ...] = ()
     skip: tuple[str, ...] = ()
@@ -62,7 +63,7 @@ class Quarto(Generator):
             return QuartoSettings()
         try:
             data = yaml.safe_load(config.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError) as exc:
             warn(f"{config.name}: cannot be read ({type(exc).__name__}); Quarto defaults assumed")
             return QuartoSettings()
         variables = _variables(config.parent / "_variables.yml", warn)
@@ -115,7 +116,7 @@ class Quarto(Generator):
             return None
         try:
             data = yaml.safe_load(config.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        except (OSError, UnicodeDecodeError, yaml.YAMLError, ValueError):
             return None  # settings() has warned
         if not isinstance(data, dict):
             return None
