@@ -64,6 +64,8 @@ class JekyllSettings(Settings):
 
     permalink: str = "date"  # the style: date, pretty, ordinal, none, or a template
     collections: tuple[tuple[str, str | None], ...] = ()  # (name, permalink) with output
+    # ``exclude:`` and ``include:`` as Jekyll reads them: from the site's source folder.
+    site_exclude: tuple[str, ...] = ()
     include: tuple[str, ...] = ()
     optional_frontmatter: bool = False
     kramdown_input: str = "GFM"
@@ -111,7 +113,7 @@ class Jekyll(Generator):
         kramdown = data.get("kramdown") if isinstance(data.get("kramdown"), dict) else {}
         permalink = data.get("permalink")
         return JekyllSettings(
-            exclude=tuple(_strings(data.get("exclude"))),
+            site_exclude=tuple(_strings(data.get("exclude"))),
             permalink=permalink.strip() if isinstance(permalink, str) and permalink.strip() else "date",
             collections=outputs,
             include=tuple(_strings(data.get("include"))),
@@ -126,7 +128,7 @@ class Jekyll(Generator):
         parts = site_rel.split("/")
         if not rel.lower().endswith((".md", ".markdown")):  # markdown_ext; .mdx, .qmd are not
             return False
-        if _matches(site_rel, s.exclude) and not _matches(site_rel, s.include):
+        if _matches(site_rel, s.site_exclude) and not _matches(site_rel, s.include):
             return False
         if parts[-1].endswith("~"):
             return False
