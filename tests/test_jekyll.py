@@ -273,3 +273,21 @@ def test_odd_config_and_frontmatter_values_fall_back_to_jekylls_defaults(tmp_pat
     pages = pages_by_path(load(tmp_path))
     assert pages["a"].url == "https://site.example/a.html"
     assert pages["_posts/2024-02-30-bad-date"].url == "https://site.example/bad-date.html"
+
+
+def test_a_docs_folder_below_the_site_source_reads_exclude_and_permalinks_from_the_source(tmp_path):
+    # The site's source is where _config.yml is; the sources file's folder and base_url
+    # name the docs/ part of it.
+    tree(tmp_path, {
+        "_config.yml": "theme: minima\nexclude:\n  - docs/drafts/\n",
+        "docs/guide.md": "---\ntitle: Guide\n---\nx\n",
+        "docs/drafts/wip.md": "---\ntitle: WIP\n---\nx\n",
+        "docs/moved.md": "---\ntitle: Moved\npermalink: /docs/elsewhere/\n---\nx\n",
+    })
+    loaded = load(tmp_path, base_url="https://site.example/docs/")
+    assert loaded.generator_reason == "from ../_config.yml"
+    pages = pages_by_path(loaded)
+    assert {p: pages[p].url for p in pages} == {
+        "guide": "https://site.example/docs/guide.html",
+        "moved": "https://site.example/docs/elsewhere/",
+    }
