@@ -327,3 +327,17 @@ def test_includes_are_read_from_inside_the_folder_only_and_fragments_are_not_pag
     paths = {p.path for p in loaded.pages}
     assert "guide/cli-generated" not in paths and "parts/shared" not in paths
     assert {"guide/cli-generated.md", "parts/shared.md"} <= {r.location for r in loaded.raws}
+
+
+def test_a_page_keeps_the_text_of_a_snippet_it_imports_from_a_folder_of_no_pages(tmp_path: Path) -> None:
+    # Mintlify: `import Note from '/snippets/note.mdx'` then `<Note />`; snippets/ holds no
+    # pages, so nothing is "included" as a fragment, but the page still shows the text
+    docs = tmp_path / "docs"
+    (docs / "snippets").mkdir(parents=True)
+    (docs / "snippets" / "note.mdx").write_text("Pin the version you deploy.\n", encoding="utf-8")
+    (docs / "apps.mdx").write_text(
+        "---\ntitle: Apps\n---\nimport Note from '/snippets/note.mdx'\n\nBuild apps.\n\n<Note />\n",
+        encoding="utf-8",
+    )
+    (page,) = load_source(folder(docs), no_fetch).pages
+    assert "Pin the version you deploy." in "\n".join(s.text for s in page.sections)

@@ -33,7 +33,7 @@ from .formats.markdown import (
     unlisted,
 )
 from .formats.rst_tree import RstTree, read_tree
-from .formats.site import Navigation
+from .formats.site import Navigation, Settings
 from .models import Page
 from .sniff import HEAD_BYTES, not_text
 
@@ -41,6 +41,7 @@ MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd")  # .qmd: Quarto only (s
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
+_DEFAULT = Settings()  # no generator's settings: the default listing and rst rule
 FETCH_WORKERS = 8
 # A local llms-full.txt larger than this is parsed as a stream while it is indexed (held
 # whole, a file takes several times its size: text, lines, pages).
@@ -419,42 +420,58 @@ def load_markdown(
     settings = generator.settings(detected.config, folder, warn)
     nav = generator.navigation(detected.config, folder, warn) if root.is_dir() else None
     base = source.base_url
+    if root.is_dir() and _lists_more(settings):  # e.g. Sphinx's source_suffix = '.txt'
+        listed = [(p, p.relative_to(root).as_posix()) for p in _markdown_files(root, settings)]
+        unnamed.clear()  # the new listing warns again about every name it skips
+        files = [(p, rel) for p, rel in listed if _utf8_name(source, rel, unnamed)]
     raws = [read(p, rel) for p, rel in files if generator.is_page(rel, settings)]
-    raws = [raw for raw in raws if _is_rst(raw.location) or generator.renders(raw.text, settings)]
+    raws = [raw for raw in raws if _is_rst(raw.location, settings) or generator.renders(raw.text, settings)]
     read.cache_clear()
+    is_rst = functools.partial(_is_rst, settings=settings)
     rst, fragments = None, []
-    if root.is_dir() and any(_is_rst(raw.location) for raw in raws):
-        rst, fragments = _rst_tree(root, raws)  # included by other pages: not pages
+    if root.is_dir() and any(is_rst(raw.location) for raw in raws):
+        rst, fragments = _rst_tree(root, raws, is_rst)  # included by other pages: not pages
         raws = [raw for raw in raws if raw.location not in rst.fragments]
-    markdown = [raw for raw in raws if not _is_rst(raw.location)]
+    markdown = [raw for raw in raws if not is_rst(raw.location)]
     if root.is_dir() and markdown:
-        resolved, included = _resolve_includes(root, markdown)
+        resolved, included = _resolve_includes(root, markdown, generator.mdbook_links)
         fragments += included
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
-        raws = [kept.get(raw.location, raw) for raw in raws if _is_rst(raw.location) or raw.location in kept]
-    raws = [
-        raw if _is_rst(raw.location) else dataclasses.replace(raw, text=generator.prepare(raw.text, settings))
-        for raw in raws
-    ]
+        raws = [kept.get(raw.location, raw) for raw in raws if is_rst(raw.location) or raw.location in kept]
     located = []
+    unpublished: list[tuple[Raw, str]] = []  # a draft: read and hashed, not a page
     for raw in raws:
         rel = raw.location
+        if not is_rst(rel) and (shown := generator.shown(raw.text, settings)) is not raw.text:
+            raw = dataclasses.replace(raw, text=shown)
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
+        if why := generator.unpublished(meta):
+            unpublished.append((raw, why))
+            continue
         address = generator.url_path(rel, meta, settings)
         url = urljoin(base, address) if base else raw.location
-        located.append(_Located(raw, url, generator.nav_key(rel, meta, address)))
+        ref = generator.ref_path(rel, settings)
+        located.append(_Located(raw, url, generator.nav_key(rel, meta, address), ref))
     loaded = _parse_markdown_raws(
-        source, located, nav, generator.anchor_style(settings), parse, generator.title_from, rst,
-        settings.default_role,
+        source, located, nav, generator.anchor_style(settings), parse, generator.title_from,
+        rst, settings.default_role, settings,
     )
+    if unpublished:
+        shown = ", ".join(f"{raw.location} ({why})" for raw, why in unpublished[:5])
+        warnings.append(
+            f"{source.name}: skipped {len(unpublished)} pages {generator.name} does not "
+            f"publish: {shown}{', …' if len(unpublished) > 5 else ''}"
+        )
+        fragments += [dataclasses.replace(raw, text="") for raw, _ in unpublished]
     loaded.warnings[:0] = unnamed + warnings
     loaded.generator = generator.name
-    loaded.generator_reason = detected.reason
+    note = generator.note(settings)
+    loaded.generator_reason = f"{detected.reason}; {note}" if note else detected.reason
     loaded.raws += fragments
     return loaded
 
 
-def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]]:
+def _resolve_includes(root: Path, raws: list[Raw], mdbook: bool = False) -> tuple[list[Raw], list[Raw]]:
     """Each file's include lines replaced by their targets' text (``formats.includes``),
     read only from inside ``root``; returns (pages, fragments): a file another file
     includes is part of that page, not a page of its own (it is still read and hashed)."""
@@ -474,18 +491,25 @@ def _resolve_includes(root: Path, raws: list[Raw]) -> tuple[list[Raw], list[Raw]
 
     resolved, included = [], set()
     for raw in raws:
-        text, found = resolve_includes(raw.text, raw.location, read)
+        text, found = resolve_includes(raw.text, raw.location, read, mdbook=mdbook)
         included |= found
-        resolved.append(dataclasses.replace(raw, text=text) if found else raw)
+        resolved.append(dataclasses.replace(raw, text=text) if text != raw.text else raw)
     pages = [raw for raw in resolved if raw.location not in included]
     return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 
 
-def _is_rst(location: str) -> bool:
+def _is_rst(location: str, settings: Settings = _DEFAULT) -> bool:
+    """Whether a file is parsed as reStructuredText: as the folder's suffix map says
+    (``Settings.page_suffixes``: Sphinx's ``source_suffix``), else by ``.rst``."""
+    syntax = settings.syntax(location)
+    if syntax is not None:
+        return syntax == "rst"
     return location.lower().endswith(RST_SUFFIXES)
 
 
-def _rst_tree(root: Path, raws: list[Raw]) -> tuple[RstTree, list[Raw]]:
+def _rst_tree(
+    root: Path, raws: list[Raw], is_rst: Callable[[str], bool] = _is_rst
+) -> tuple[RstTree, list[Raw]]:
     """The includes, fragments and link titles of a folder's ``.rst`` pages, and the other
     files inside the folder that their include directives read (hashed with the rest)."""
     inside = root.resolve()
@@ -503,21 +527,33 @@ def _rst_tree(root: Path, raws: list[Raw]) -> tuple[RstTree, list[Raw]]:
                 return None
         return extra[rel].text if rel in extra else None
 
-    tree = read_tree({rel: text for rel, text in texts.items() if _is_rst(rel)}, read)
+    tree = read_tree({rel: text for rel, text in texts.items() if is_rst(rel)}, read)
     return tree, [dataclasses.replace(raw, text="") for raw in extra.values()]
 
 
-def _markdown_files(root: Path) -> list[Path]:
+def _lists_more(settings: Settings) -> bool:
+    """Whether the folder's pages include files the default listing leaves out."""
+    return any(
+        not suffix.lower().endswith(MARKDOWN_SUFFIXES + RST_SUFFIXES)
+        for suffix, _ in settings.page_suffixes
+    )
+
+
+def _markdown_files(root: Path, settings: Settings | None = None) -> list[Path]:
+    """The files under ``root`` that may be pages: Markdown and reStructuredText by
+    default, or those whose name ends with one of ``settings.page_suffixes`` (as Sphinx
+    matches them, case and all); never in hidden folders or ``SKIP_DIRS``."""
+    suffixes = tuple(s for s, _ in settings.page_suffixes) if settings else ()
     found = []
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).parts
         if any(part.startswith(".") or part in SKIP_DIRS for part in rel[:-1]):
             continue
-        if (
-            path.is_file()
-            and path.suffix.lower() in MARKDOWN_SUFFIXES + RST_SUFFIXES
-            and not rel[-1].startswith(".")
-        ):
+        if suffixes:
+            listed = path.name.endswith(suffixes)
+        else:
+            listed = path.suffix.lower() in MARKDOWN_SUFFIXES + RST_SUFFIXES
+        if listed and path.is_file() and not rel[-1].startswith("."):
             found.append(path)
     return found
 
@@ -553,6 +589,7 @@ class _Located(NamedTuple):
     raw: Raw
     url: str
     nav_key: str
+    ref: str = ""  # the file path the page's ref is made from, when not raw.location
 
 
 def _parse_markdown_raws(
@@ -564,6 +601,7 @@ def _parse_markdown_raws(
     title_from: str = "frontmatter",
     rst: RstTree | None = None,
     default_role: str = "",
+    settings: Settings = _DEFAULT,
 ) -> Loaded:
     """Parse each located file; pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are
@@ -572,9 +610,9 @@ def _parse_markdown_raws(
     pages = []
     skipped: list[str] = []
     jobs = []
-    for raw, url, key in located:
-        is_rst = _is_rst(raw.location)
-        path = page_path_from_url(raw.location)
+    for raw, url, key, ref in located:
+        is_rst = _is_rst(raw.location, settings)
+        path = page_path_from_url(_docname(ref or raw.location, settings))
         nav_title = nav.place(key)[1] if nav else None
         extra: dict = {}
         if is_rst:
@@ -595,7 +633,7 @@ def _parse_markdown_raws(
                 **extra,
             )
         )
-    for (raw, _url, key), (page, messages) in zip(located, parse(jobs)):
+    for (raw, _url, key, _ref), (page, messages) in zip(located, parse(jobs)):
         warn = _warner(source, raw.location, warnings)
         if raw.problem:
             warn(raw.problem)
@@ -614,6 +652,15 @@ def _parse_markdown_raws(
         )
     held = [dataclasses.replace(item.raw, text="") for item in located]  # the pages hold the text
     return Loaded(pages, held, warnings, navigation=nav and nav.file)
+
+
+def _docname(location: str, settings: Settings) -> str:
+    """A file's path without the page suffix its folder's map names (Sphinx's document
+    name: ``topics/http/urls.txt`` -> ``topics/http/urls``), else as it is."""
+    for suffix, _ in settings.page_suffixes:
+        if location.endswith(suffix):
+            return location[: -len(suffix)]
+    return location
 
 
 def _reraise_named(source: SourceConfig, read: Callable[[], Raw]) -> Raw:

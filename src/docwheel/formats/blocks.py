@@ -21,6 +21,7 @@ their generators do (Python-Markdown and pymdownx are line-based too).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
@@ -336,18 +337,31 @@ def _clean_fence(code: Sequence[str], twoslash: bool) -> list[str]:
 # `{{ version }}` (Jinja, Vue, Handlebars), `{% include x %}` (Jinja, Liquid, Markdoc),
 # `%PRETTIER_VERSION%` (a build-time substitution): the page shows the value, never these.
 # `style={{…}}` is a JSX attribute's object, not a placeholder (the tag cleanup reads it).
+# A Hugo shortcode left in prose was escaped (``hugo_shortcodes``): the page shows it.
 _PLACEHOLDER = re.compile(
-    r"[ \t]*(?:(?<!=)\{\{.*?\}\}|\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%]))"
+    r"[ \t]*(?:(?<!=)\{\{(?![<%]).*?\}\}|(?<!\{)\{%.*?%\}|(?<![\w%])%[A-Z][A-Z0-9_]{2,}%(?![\w%]))"
 )
+
+
+# GitBook's blocks are Liquid-style tags too; a tab's or a code block's title is shown
+# (`{% tab title="pip" %}`, `{% code title="app.py" %}`), the other tags show nothing.
+_TITLED_TAG = re.compile(r"""\{%[ \t]*(?:tab|code|step)\b[^%]*?\btitle=(?:"([^"]*)"|'([^']*)')[^%]*%\}""")
 
 
 def drop_placeholders(lines: list[str]) -> list[str]:
     """Template placeholders outside inline code removed from prose lines; a line left
-    empty by them goes."""
+    empty by them goes. A GitBook tag with a title leaves the title as a line."""
     out = []
     for line in lines:
         if "{{" not in line and "{%" not in line and "%" not in line:
             out.append(line)
+            continue
+        if "title=" in line and (titled := _TITLED_TAG.search(line)):
+            before, after = line[: titled.start()], line[titled.end() :]
+            shown = (titled.group(1) or titled.group(2) or "").strip()
+            out += drop_placeholders([before]) if before.strip() else []
+            out += [before[: len(before) - len(before.lstrip())] + shown, ""] if shown else []
+            out += drop_placeholders([after]) if after.strip() else []
             continue
         parts, pos = [], 0
         for m in CODE_SPAN.finditer(line):
@@ -417,3 +431,142 @@ def _role_shown(m: re.Match[str]) -> str:
     if not titled and shown.startswith("~"):
         shown = shown[1:].rsplit(".", 1)[-1]
     return f"`{shown.lstrip('.!')}`"
+
+
+# -- Hugo shortcodes ---------------------------------------------------------------------------
+
+# `{{< name args >}}` and `{{% name args %}}` (gohugo.io, "Shortcodes"), closed by
+# `{{< /name >}}` when paired, `{{< name />}}` self-closing; args may span lines and quote
+# '>}}'. `{{</* name */>}}` is the escaped form, which the page shows as `{{< name >}}`.
+_SHORTCODE = re.compile(
+    r"""\{\{(?:(?P<angle><)|%)(?P<esc>/\*)?\s*(?P<end>/)?\s*(?P<name>\w[\w./-]*)"""
+    r"""(?P<args>(?:"(?:[^"\\]|\\.)*"|`[^`]*`|[^"`])*?)\s*(?:\*/)?\s*/?\s*(?(angle)>|%)\}\}""",
+    re.S,
+)
+_CLOSING = re.compile(r"\{\{[<%]\s*/\s*(\w[\w./-]*)")
+_POSITIONAL = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`)(?:\s|$)""")
+_ESCAPED_OPEN = re.compile(r"\{\{([<%])/\*")
+_ESCAPED_CLOSE = re.compile(r"\*/([>%])\}\}")
+# Named arguments whose value the rendered page shows as a label: Docsy's `alert title=`,
+# `tab header=`, Hugo's `details summary=`, `figure caption=`.
+_SHOWN_ARGS = ("title", "header", "summary", "caption")
+_ARG = re.compile(r"""(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|'([^']*)')""")
+# A paired shortcode alone on its lines whose body is code: the built-in `highlight`
+# (its first argument the language), `code` and `code-*` ones, any with `lang=`.
+_CODE_OPEN = re.compile(
+    r"""^([ \t]*)\{\{[<%]\s*([\w.-]+)((?:"[^"\n]*"|`[^`\n]*`|[^"`\n])*?)[>%]\}\}[ \t]*$"""
+)
+_LANG_ARG = re.compile(r"""\b(?:lang|language)\s*=\s*["'`]?([\w+#.-]+)""")
+_FIRST_ARG = re.compile(r"""^\s*["'`]?([\w+#.-]+)""")
+_TAG_MARK = "\ufdd1"  # brackets a tag's label while lines are put back together
+_MARKED = re.compile(rf"([ \t]*){_TAG_MARK}([^{_TAG_MARK}]*){_TAG_MARK}([ \t]*)")
+
+
+def hugo_shortcodes(text: str, classify: Classify) -> str:
+    """Hugo shortcodes as the page shows them: tags leave no trace, a paired shortcode's
+    inner text stays, a label argument (``title="Warning"``) stays as a line of prose like an
+    admonition's title, ``{{< highlight go >}}`` … ``{{< /highlight >}}`` is a code block,
+    and an escaped ``{{</* name */>}}`` shows as ``{{< name >}}``. Inside code blocks and
+    code spans a shortcode is shown as written (only the escaped form is unescaped).
+
+    Read wherever the syntax appears, not only in Hugo trees: ``{{<`` and ``{{%`` are Hugo's
+    alone (Jinja and Liquid placeholders are ``{{ x }}`` and ``{% x %}``), llms-full files
+    made from a Hugo site's sources carry them, and no reader of a page sees them."""
+    lines = _code_fences(text.split("\n"), classify)
+    kinds = classify(lines)
+    shown = functools.partial(_tag_shown, paired=frozenset(_CLOSING.findall(text)))
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        if kinds[i] != PROSE:
+            out.append(_unescape(lines[i]) if kinds[i] == CODE else lines[i])
+            i += 1
+            continue
+        end = i
+        while end < n and kinds[end] == PROSE:
+            end += 1
+        run = "\n".join(lines[i:end])
+        out += _put_back(_shortcodes_in(run, shown).split("\n")) if "{{" in run else lines[i:end]
+        i = end
+    return "\n".join(out)
+
+
+def _code_fences(lines: list[str], classify: Classify) -> list[str]:
+    kinds = classify(lines)
+    for i, line in enumerate(lines):
+        m = _CODE_OPEN.match(line) if kinds[i] == PROSE and "{{" in line else None
+        if m is None or m.group(2).startswith("/"):
+            continue
+        name, args = m.group(2), m.group(3)
+        lang = _LANG_ARG.search(args)
+        if name == "highlight":
+            lang = _FIRST_ARG.match(args)
+        elif lang is None and name != "code" and not name.startswith("code-"):
+            continue
+        closing = re.compile(rf"^[ \t]*\{{\{{[<%]\s*/{re.escape(name)}\s*[>%]\}}\}}[ \t]*$")
+        close = next((j for j in range(i + 1, len(lines)) if closing.match(lines[j])), None)
+        if close is not None:
+            lines[i] = f"{m.group(1)}```{lang.group(1) if lang else ''}"
+            lines[close] = f"{m.group(1)}```"
+            kinds = classify(lines)
+    return lines
+
+
+def _shortcodes_in(text: str, shown: Callable[[re.Match[str]], str]) -> str:
+    parts: list[str] = []
+    pos = 0
+    for m in CODE_SPAN.finditer(text):  # `{{</* x */>}}` in a code span: shown unescaped
+        parts += [_SHORTCODE.sub(shown, text[pos : m.start()]), _unescape(m.group(0))]
+        pos = m.end()
+    parts.append(_SHORTCODE.sub(shown, text[pos:]))
+    return "".join(parts)
+
+
+def _tag_shown(m: re.Match[str], paired: frozenset[str]) -> str:
+    """A tag as a marked label: its label arguments, or for a paired shortcode a first
+    positional argument that reads as words (``{{% note "More on X" %}}``, ``{{< tab
+    "macOS" >}}``; an id such as ``"install-tabs"`` is not shown)."""
+    if m.group("esc"):
+        return _unescape(m.group(0))
+    if m.group("end"):
+        return _TAG_MARK * 2
+    args = m.group("args")
+    labels = [
+        (double or backtick or single).strip()
+        for name, double, backtick, single in _ARG.findall(args)
+        if name.lower() in _SHOWN_ARGS and (double or backtick or single).strip()
+    ]
+    if not labels and m.group("name") in paired and (first := _POSITIONAL.match(args)):
+        label = first.group(1) or first.group(2) or ""
+        if label.strip() and (" " in label.strip() or label != label.lower()):
+            labels.append(label.strip())
+    return _TAG_MARK + " ".join(labels) + _TAG_MARK
+
+
+def _put_back(lines: list[str]) -> list[str]:
+    """Lines with their tags marked: a line of tags alone becomes its labels (or goes);
+    in a line of text a tag leaves its label, or one space where it stood between words."""
+    out: list[str] = []
+    for line in lines:
+        if _TAG_MARK not in line:
+            out.append(line)
+        elif not _MARKED.sub("", line).strip():
+            indent = line[: len(line) - len(line.lstrip())]
+            labels = [label.strip() for _, label, _ in _MARKED.findall(line) if label.strip()]
+            out += [indent + label for label in labels]
+        else:
+            out.append(_MARKED.sub(_label_inline, line).rstrip())
+    return out
+
+
+def _label_inline(m: re.Match[str]) -> str:
+    before, label, after = m.groups()
+    if label.strip():
+        return f"{before}{label.strip()}{after}"
+    return " " if before and after else ""
+
+
+def _unescape(text: str) -> str:
+    if "/*" not in text and "*/" not in text:  # an escaped tag may span lines
+        return text
+    return _ESCAPED_CLOSE.sub(r"\1}}", _ESCAPED_OPEN.sub(r"{{\1", text))

@@ -14,7 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import docusaurus, jekyll, mintlify, mkdocs, plain, quarto, sphinx, starlight, vitepress
+from . import (
+    docsify, docusaurus, gitbook, hugo, jekyll, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
+    starlight, vitepress,
+)
 from .site import Generator
 
 GENERATORS: dict[str, Generator] = {
@@ -26,6 +29,10 @@ GENERATORS: dict[str, Generator] = {
         starlight.GENERATOR,
         mintlify.GENERATOR,
         sphinx.GENERATOR,
+        hugo.GENERATOR,
+        mdbook.GENERATOR,
+        gitbook.GENERATOR,
+        docsify.GENERATOR,
         quarto.GENERATOR,
         jekyll.GENERATOR,
         plain.GENERATOR,
@@ -33,8 +40,8 @@ GENERATORS: dict[str, Generator] = {
 }
 NAMES: tuple[str, ...] = tuple(GENERATORS)
 # Generators whose config file counts only in the docs folder itself: a docs.json above
-# the folder may belong to anything.
-_ROOT_ONLY = frozenset({"mintlify"})
+# the folder may belong to anything, and Docsify serves the folder its index.html is in.
+_ROOT_ONLY = frozenset({"mintlify", "docsify"})
 LEVELS_ABOVE = 3
 # Pages read for content detection, and the marks needed before a generator is assumed.
 _SAMPLE = 200

@@ -159,18 +159,101 @@ def slugify_kramdown(heading: str, *, plain: bool = False) -> str:
     return text.replace(" ", "-").lower()
 
 
+# Hugo (its Goldmark ids, ``markup.goldmark.parser.autoHeadingIDType``). ``github``: letters,
+# digits and '_' kept in lower case, each space or '-' one '-', the rest dropped (spaces are
+# not merged); ``github-ascii`` first folds accents and drops the other non-ASCII;
+# ``blackfriday`` keeps letters and digits and joins each run of the rest as one '-'.
+
+
+def slugify_hugo(heading: str, *, plain: bool = False, ascii_only: bool = False) -> str:
+    """The id Hugo gives a heading by default (``autoHeadingIDType = "github"``)."""
+    text = (heading if plain else strip_inline(heading)).strip()
+    if ascii_only:
+        folded = unicodedata.normalize("NFD", text)
+        kept = "".join(ch for ch in folded if unicodedata.category(ch) != "Mn")
+        text = unicodedata.normalize("NFC", kept)
+    out = []
+    for ch in text:
+        if ascii_only and not ch.isascii():
+            continue
+        if ch in "- ":
+            out.append("-")
+        elif ch == "_" or ch.isalpha() or unicodedata.category(ch) == "Nd":
+            out.append(ch.lower())
+    return "".join(out)
+
+
+def slugify_hugo_ascii(heading: str, *, plain: bool = False) -> str:
+    """Hugo's ``autoHeadingIDType = "github-ascii"``."""
+    return slugify_hugo(heading, plain=plain, ascii_only=True)
+
+
+def slugify_blackfriday(heading: str, *, plain: bool = False) -> str:
+    """Hugo's ``autoHeadingIDType = "blackfriday"`` (Blackfriday's SanitizedAnchorName)."""
+    out: list[str] = []
+    dash = False
+    for ch in heading if plain else strip_inline(heading):
+        if ch.isalpha() or unicodedata.category(ch).startswith("N"):
+            if dash and out:
+                out.append("-")
+            dash = False
+            out.append(ch.lower())
+        else:
+            dash = True
+    return "".join(out)
+# mdBook (``normalize_id`` in mdbook-html): letters, digits, '_' and '-' kept, ASCII
+# letters lower-cased (others keep their case: `Über` stays `Über`), each white-space
+# character one '-' (no runs squeezed), everything else dropped.
+def slugify_mdbook(heading: str, *, plain: bool = False) -> str:
+    """The id an mdBook page gives a heading."""
+    text = (heading if plain else strip_inline(heading)).strip()
+    kept = []
+    for ch in text:
+        if ch.isalnum() or ch in "_-":
+            kept.append(ch.lower() if ch.isascii() else ch)
+        elif ch.isspace():
+            kept.append("-")
+    return "".join(kept)
+
+
+# Docsify (its slugify.js): NFKD, emoji dropped, ASCII capitals lower-cased, tags and
+# ASCII and general punctuation dropped ('-' and '_' stay), each white-space character a
+# '-', a leading digit prefixed '_'.
+_DOCSIFY_DROP = re.compile(r"""[\u2000-\u206F\u2E00-\u2E7F\\'!"#$%&()*+,./:;<=>?@\[\]^`{|}~]""")
+
+
+def slugify_docsify(heading: str, *, plain: bool = False) -> str:
+    """The id a Docsify page gives a heading."""
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).strip())
+    text = "".join(ch for ch in text if ch != "\ufe0f" and not _emoji(ch))
+    text = re.sub(r"[A-Z]+", lambda m: m.group(0).lower(), text)
+    text = _DOCSIFY_DROP.sub("", HTML_TAG.sub("", text))
+    return re.sub(r"^(\d)", r"_\1", re.sub(r"\s", "-", text))
+
+
+def _emoji(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" and ord(ch) >= 0x2190
+
+
 ANCHOR_STYLES = {
-    "pandoc": slugify_pandoc,
-    "kramdown": slugify_kramdown,
     "github": slugify,
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
     "mkdocs": slugify_mkdocs,
+    "hugo": slugify_hugo,
+    "hugo-github-ascii": slugify_hugo_ascii,
+    "hugo-blackfriday": slugify_blackfriday,
+    "mdbook": slugify_mdbook,
+    "docsify": slugify_docsify,
+    "pandoc": slugify_pandoc,
+    "kramdown": slugify_kramdown,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
 _NUMBERING = {"mkdocs": "_"}
+# The id of a heading with no letters or digits ("" on MkDocs: numbered "_1").
+_FALLBACKS = {"hugo": "heading", "hugo-github-ascii": "heading", "hugo-blackfriday": "heading"}
 # A heading's attribute list (`## Title {#custom-id}`, MkDocs attr_list `{ #id .class }`,
 # `{: #id }`): the id is the anchor, and the whole list leaves the heading text.
 _ATTR_LIST = re.compile(
@@ -205,7 +288,7 @@ class Slugger:
         self._seen: dict[str, int] = {}
         self._slugify = ANCHOR_STYLES[style]
         self._join = _NUMBERING.get(style, "-")
-        self._fallback = "" if self._join == "_" else "section"
+        self._fallback = _FALLBACKS.get(style, "" if self._join == "_" else "section")
 
     def slug(self, heading: str, custom: str | None = None) -> str:
         if custom:

@@ -1,9 +1,11 @@
 """Include lines resolved into the text they stand for, as the docs generator does.
 
 ``--8<-- "file"`` (pymdownx.snippets, MkDocs), ``<!--@include: ./file.md-->`` and
-``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes),
-``{{< include _file.qmd >}}`` (Quarto), ``{% include note.md %}`` from ``_includes/`` and
-``{% include_relative file.md %}`` (Jekyll's Liquid, Markdown targets only), and an MDX page
+``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes), mdBook's
+``{{#include file.rs:2:10}}``, ``{{#rustdoc_include …}}`` and ``{{#playground …}}`` (with
+``{{#title …}}``, which names the page), ``{{< include _file.qmd >}}`` (Quarto),
+``{% include note.md %}`` from ``_includes/`` and ``{% include_relative file.md %}``
+(Jekyll's Liquid, Markdown targets only), and an MDX page
 that imports a Markdown file as a component (``import Tip from '/snippets/tip.mdx'`` then
 ``<Tip />``: Mintlify snippets, Docusaurus partials): the page shows the target's text,
 never the line. Resolving needs files, but this module stays pure: the caller
@@ -14,6 +16,7 @@ the body cleanup, ``blocks.INCLUDE_LINE``).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -49,17 +52,22 @@ _FRONTMATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*(?:\n|\Z)", re.S)
 
 
 def resolve_includes(
-    text: str, where: str, read: Reader, _chain: tuple[str, ...] = ()
+    text: str, where: str, read: Reader, _chain: tuple[str, ...] = (), *, mdbook: bool = False
 ) -> tuple[str, set[str]]:
     """``text`` (of the file at ``where``) with every readable include replaced by its
-    target's text, and the paths of every file included, at any depth.
+    target's text, and the paths of every file included, at any depth. mdBook's links are
+    read only in an mdBook (``mdbook``): elsewhere ``{{#title}}`` may be an example.
 
     A target that includes itself, directly or not, or lies deeper than ``MAX_DEPTH``, is
     left unresolved.
     """
-    if not any(hint in text for hint in _HINTS):
-        return text, set()
     included: set[str] = set()
+    if mdbook and "{{" in text and "#" in text:
+        text, title = _mdbook_links(text, where, read, _chain, included)
+        if title and not _chain:
+            text = _with_title(text, title)
+    if not any(hint in text for hint in _HINTS):
+        return text, included
     out: list[str] = []
     lines = text.split("\n")
     partials = dict(_MDX_IMPORT.findall(text)) if "import " in text else {}
@@ -72,7 +80,7 @@ def resolve_includes(
             block = _snippet_block(lines, i)
             if block is not None:
                 end, targets = block
-                texts = [_read_one(t, where, read, _chain, included, "md", "") for t in targets]
+                texts = [_read_one(t, where, read, _chain, included, "md", "", mdbook) for t in targets]
                 if all(t is not None for t in texts):
                     indent = line[: len(line) - len(line.lstrip())]
                     out += [indent + x if x else x for t in texts if t for x in t.split("\n")]
@@ -80,7 +88,7 @@ def resolve_includes(
                     continue
         if found is not None:
             indent, target, code, label = found
-            resolved = _read_one(target, where, read, _chain, included, code, label)
+            resolved = _read_one(target, where, read, _chain, included, code, label, mdbook)
             if resolved is not None:
                 out += [indent + x if x else x for x in resolved.split("\n")]
                 i += 1
@@ -168,6 +176,7 @@ def _read_one(
     included: set[str],
     code: str,
     label: str,
+    mdbook: bool = False,
 ) -> str | None:
     path, region, first, last = _split_target(target, code in ("md", "partial"))
     if not path or "://" in path or len(chain) >= MAX_DEPTH:
@@ -187,7 +196,7 @@ def _read_one(
         fence = "`" * max(3, _longest_backticks(body) + 1)
         title = f" [{label}]" if label else ""
         return f"{fence}{code}{title}\n{body}\n{fence}"
-    body, deeper = resolve_includes(body, found, read, (*chain, where))
+    body, deeper = resolve_includes(body, found, read, (*chain, where), mdbook=mdbook)
     included |= deeper
     return body
 
@@ -239,3 +248,132 @@ def _select(body: str, region: str, first: int, last: int) -> str:
 def _longest_backticks(text: str) -> int:
     runs = re.findall(r"`+", text)
     return max((len(r) for r in runs), default=0)
+
+
+# -- mdBook's links preprocessor ---------------------------------------------------------
+# `{{#include file.rs:2:10}}` anywhere in the text, code blocks too (that is its main use);
+# `\{{#include …}}` is shown as written, without the backslash.
+_MDBOOK_LINK = re.compile(r"\\\{\{#[^\n]*?\}\}|\{\{\s*#([A-Za-z0-9_]+)\s+([^}]+)\}\}")
+_MDBOOK_KINDS = frozenset({"include", "rustdoc_include", "playground", "playpen", "title"})
+_ANCHOR_START = re.compile(r"ANCHOR:\s*([\w-]+)")
+_ANCHOR_END = re.compile(r"ANCHOR_END:\s*([\w-]+)")
+
+
+def _mdbook_links(
+    text: str, where: str, read: Reader, chain: tuple[str, ...], included: set[str]
+) -> tuple[str, str]:
+    """``text`` with mdBook's links replaced as its ``links`` preprocessor does, and the
+    title a ``{{#title …}}`` gave ("" for none). Each line of an included file after the
+    first takes the text before the link on its line (an indent, a ``> ``); a link whose
+    file cannot be read stays as written."""
+    title = ""
+    out: list[str] = []
+    pos = 0
+    for m in _MDBOOK_LINK.finditer(text):
+        kind = m.group(1)
+        if kind is None:  # escaped
+            out += [text[pos : m.start()], m.group(0)[1:]]
+            pos = m.end()
+            continue
+        if kind not in _MDBOOK_KINDS:
+            continue
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        if kind == "title":
+            title = " ".join(m.group(2).split())
+            continue
+        body = _mdbook_target(kind, m.group(2), where, read, chain, included)
+        if body is None:
+            out.append(m.group(0))
+            continue
+        prefix = "".join(out).rsplit("\n", 1)[-1]
+        lines = body.split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        out.append(("\n" + prefix).join(lines))
+    out.append(text[pos:])
+    return "".join(out), title
+
+
+def _mdbook_target(
+    kind: str, argument: str, where: str, read: Reader, chain: tuple[str, ...], included: set[str]
+) -> str | None:
+    path, selector, attributes = _mdbook_argument(argument, kind)
+    if not path or "://" in path or len(chain) >= MAX_DEPTH:
+        return None
+    got = read(path, where)
+    if got is None or got[1] in chain or got[1] == where:
+        return None
+    body, found = got
+    included.add(found)
+    body = body.replace("\r\n", "\n").removeprefix("\ufeff")
+    if kind in ("playground", "playpen"):
+        language = "rust," + ",".join(attributes) if attributes else "rust"
+        fence = "`" * max(3, _longest_backticks(body) + 1)
+        return f"{fence}{language}\n{body.rstrip(chr(10))}\n{fence}"
+    # rustdoc_include hides the lines outside the selection behind `#`: the page shows
+    # the selection, as include does.
+    body = _mdbook_select(body, selector)
+    deeper_text, deeper = resolve_includes(body, found, read, (*chain, where), mdbook=True)
+    included |= deeper
+    return deeper_text
+
+
+def _mdbook_argument(argument: str, kind: str) -> tuple[str, str, list[str]]:
+    """(path, the part after its first ':', the words after it) of a link's argument; a
+    path in double quotes may hold spaces."""
+    argument = argument.strip()
+    if argument.startswith('"'):
+        end = argument.find('"', 1)
+        if end < 0:
+            return "", "", []
+        path, rest = argument[1:end], argument[end + 1 :].strip()
+        selector = rest[1:].split()[0] if rest.startswith(":") and rest[1:].split() else ""
+        return path, selector, rest.split() if kind in ("playground", "playpen") else []
+    words = argument.split()
+    first = words[0] if words else ""
+    if kind in ("playground", "playpen"):
+        return first, "", words[1:]
+    path, _, selector = first.partition(":")
+    return path, selector, []
+
+
+def _mdbook_select(body: str, selector: str) -> str:
+    """The lines ``selector`` picks: ``2`` (that line), ``2:10``, ``2:``, ``:10``, or an
+    anchor name (the lines between ``ANCHOR: name`` and ``ANCHOR_END: name``, without the
+    lines that mark anchors)."""
+    lines = body.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    parts = selector.split(":", 2) if selector else []
+    if parts and not parts[0].isdigit() and parts[0] != "":
+        kept, inside = [], False
+        for line in lines:
+            if inside:
+                end = _ANCHOR_END.search(line)
+                if end and end.group(1) == parts[0]:
+                    break
+                if not end and not _ANCHOR_START.search(line):
+                    kept.append(line)
+            elif (start := _ANCHOR_START.search(line)) and start.group(1) == parts[0]:
+                inside = True
+        return "\n".join(kept)
+    first = int(parts[0]) - 1 if parts and parts[0].isdigit() else None
+    end_part = parts[1] if len(parts) > 1 else None
+    last = int(end_part) if end_part is not None and end_part.isdigit() else None
+    if first is not None and end_part is None:
+        return "\n".join(lines[max(first, 0) : max(first, 0) + 1])
+    return "\n".join(lines[max(first or 0, 0) : last])
+
+
+def _with_title(text: str, title: str) -> str:
+    """``text`` with ``title`` as its frontmatter title (a page's own frontmatter, which
+    mdBook does not read, keeps its keys and loses its title to this one)."""
+    entry = "title: " + json.dumps(title, ensure_ascii=False)
+    m = _FRONTMATTER.match(text)
+    if m is None:
+        return f"---\n{entry}\n---\n{text}"
+    head = "\n".join(
+        line for line in m.group(0).rstrip("\n").split("\n")[1:-1] if not line.startswith("title:")
+    )
+    return f"---\n{entry}\n{head}\n---\n{text[m.end():]}".replace("\n\n---\n", "\n---\n", 1)

@@ -145,7 +145,10 @@ class Jekyll(Generator):
         has_head = re.match(r"\A(?:\ufeff)?---[ \t]*\r?\n", text) is not None
         if not has_head:
             return isinstance(settings, JekyllSettings) and settings.optional_frontmatter
-        return page_meta(text).get("published") is not False
+        return True
+
+    def unpublished(self, meta: Mapping) -> str | None:
+        return "published: false" if meta.get("published") is False else None
 
     def anchor_style(self, settings: Settings) -> str:
         kind = settings.kramdown_input if isinstance(settings, JekyllSettings) else "GFM"
@@ -159,22 +162,22 @@ class Jekyll(Generator):
         given = meta.get("permalink")
         placeholders = {"path": folder, "basename": name, "output_ext": ".html"}
         if isinstance(given, str) and given.strip():
-            return _shown(_fill(given.strip(), placeholders), s.prefix)
+            return _from_docs(_fill(given.strip(), placeholders), s.prefix)
         parts = path.split("/")
         outputs = {"posts"} | {name for name, _ in s.collections}
         collection = next((p[1:] for p in parts[:-1] if p.startswith("_") and p[1:] in outputs), None)
         if collection == "posts":
-            return _shown(_post_url(parts, meta, s.permalink), s.prefix)
+            return _from_docs(_post_url(parts, meta, s.permalink), s.prefix)
         if collection is not None:
             template = dict(s.collections).get(collection) or _suffixed("/:collection/:path", s.permalink)
             inner = "/".join(parts[parts.index("_" + collection) + 1 :])
             values = {**placeholders, "collection": collection, "path": inner, "name": name, "title": name}
-            return _shown(_fill(template, values), s.prefix)
+            return _from_docs(_fill(template, values), s.prefix)
         if name == "index":
-            return _shown(f"/{folder}/", s.prefix)
-        return _shown(_fill(_suffixed("/:path/:basename", s.permalink), placeholders), s.prefix)
+            return _from_docs(f"/{folder}/", s.prefix)
+        return _from_docs(_fill(_suffixed("/:path/:basename", s.permalink), placeholders), s.prefix)
 
-    def prepare(self, text: str, settings: Settings) -> str:
+    def shown(self, text: str, settings: Settings) -> str:
         return read_liquid(text)
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
@@ -311,7 +314,7 @@ def _fill(template: str, values: Mapping[str, str]) -> str:
     return re.sub(r"/{2,}", "/", filled)
 
 
-def _shown(url: str, prefix: str) -> str:
+def _from_docs(url: str, prefix: str) -> str:
     """A site address as one relative to the docs folder the source names."""
     url = url.lstrip("/")
     if prefix and url.startswith(prefix + "/"):

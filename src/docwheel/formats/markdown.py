@@ -13,7 +13,9 @@ and anchors come from ``headings``, the text of HTML from ``html``.
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from itertools import groupby
@@ -21,6 +23,11 @@ from typing import NamedTuple
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 import yaml
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # the same parser, before it joined the standard library
+    import tomli as tomllib
 
 from ..doctypes import known_type
 from ..models import Anchor, Page, Section
@@ -40,6 +47,7 @@ from .blocks import (
     clean_code,
     drop_markers,
     drop_placeholders,
+    hugo_shortcodes,
     myst_roles,
     unwrap_blocks,
     unwrap_directives,
@@ -334,29 +342,91 @@ def _trim(numbers: Sequence[int], lines: Sequence[str]) -> Sequence[int]:
 
 
 def split_frontmatter(text: str) -> tuple[dict, str, str | None]:
-    """Split a leading ``---`` YAML block from the body; never raises.
+    """Split leading frontmatter from the body; never raises.
 
-    Returns (meta, body, warning). Bad YAML still removes the block, so its lines do not
+    The three formats Hugo reads (gohugo.io, "Front matter": the format is told by its
+    delimiters), which Zola, Jekyll and the JavaScript generators share in part: YAML
+    between ``---`` lines, TOML between ``+++`` lines, or a JSON object opening the file.
+    Returns (meta, body, warning). Bad metadata still removes the block, so its lines do not
     end up indexed as prose; the warning says why the metadata was ignored.
     """
     lines = normalize_text(text).split("\n")
-    if not _FRONTMATTER_FENCE.match(lines[0]):
+    first = lines[0]
+    if first.startswith("{"):
+        return _split_json(lines, text)
+    if first.startswith("+"):
+        fence, load, errors, reason = _TOML_FENCE, _load_toml, (ValueError,), _toml_reason
+    elif first.startswith("-"):
+        # Besides YAMLError, PyYAML lets ValueError (an impossible date, `!!int x`) and
+        # RecursionError (absurd nesting) escape; all of them mean "ignore this metadata".
+        fence, load, reason = _FRONTMATTER_FENCE, _load_yaml, _yaml_reason
+        errors = (yaml.YAMLError, ValueError, TypeError, RecursionError)
+    else:
         return {}, text, None
-    end = next((i for i in range(1, len(lines)) if _FRONTMATTER_FENCE.match(lines[i])), None)
-    if end is None:  # a lone thematic break, not frontmatter
+    if not fence.match(first):
+        return {}, text, None
+    end = next((i for i in range(1, len(lines)) if fence.match(lines[i])), None)
+    if end is None:  # a lone thematic break (or a line of '+'), not frontmatter
         return {}, text, None
     body = "\n".join(lines[end + 1 :])
     try:
-        meta = _load_yaml("\n".join(lines[1:end]))
-    # Besides YAMLError, PyYAML lets ValueError (an impossible date, `!!int x`) and
-    # RecursionError (absurd nesting) escape; all of them mean "ignore this metadata".
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-        return {}, body, f"malformed frontmatter: {_yaml_reason(exc)}"
+        meta = load("\n".join(lines[1:end]))
+    except errors as exc:
+        return {}, body, f"malformed frontmatter: {reason(exc)}"
+    return _mapping(meta, body)
+
+
+def _mapping(meta: object, body: str) -> tuple[dict, str, str | None]:
     if meta is None:
         return {}, body, None
     if not isinstance(meta, dict):
         return {}, body, f"malformed frontmatter: expected a mapping, got {type(meta).__name__}"
     return meta, body, None
+
+
+_TOML_FENCE = re.compile(r"^\+\+\+[ \t]*$")
+# A JSON object opens the file: '{' and then a key or '}', so that an MDX expression
+# opening a page (`{/* a comment */}`) is not taken for one.
+_JSON_OPEN = re.compile(r'\{\s*["}]')
+_JSON_CLOSE = re.compile(r"^\}[ \t]*$")
+
+
+def _split_json(lines: list[str], text: str) -> tuple[dict, str, str | None]:
+    """A JSON object at the very top of a page (Hugo's third frontmatter format), ended by
+    its closing brace; the body starts on the next line. When the object does not parse,
+    the block runs to the first line that is a lone '}' (where Hugo's examples close it)."""
+    joined = "\n".join(lines)
+    if not _JSON_OPEN.match(joined):
+        return {}, text, None
+    try:
+        meta, end = json.JSONDecoder().raw_decode(joined)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        close = next((i for i, line in enumerate(lines) if _JSON_CLOSE.match(line)), None)
+        if close is None:
+            return {}, text, None
+        if isinstance(exc, json.JSONDecodeError):
+            problem = f"{exc.msg} (line {exc.lineno})"
+        else:
+            problem = "too deeply nested"
+        return {}, "\n".join(lines[close + 1 :]), f"malformed frontmatter: {problem}"
+    newline = joined.find("\n", end)
+    rest = joined[end:newline] if newline >= 0 else joined[end:]
+    if rest.strip():  # more after the object on its line: not a frontmatter block
+        return {}, text, None
+    return _mapping(meta, joined[newline + 1 :] if newline >= 0 else "")
+
+
+def _load_toml(text: str) -> object:
+    return tomllib.loads(text)
+
+
+def _toml_reason(exc: Exception) -> str:
+    """tomllib's message, its line counted in the page (the '+++' line is line 1)."""
+    message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return _TOML_LINE.sub(lambda m: f"(at line {int(m.group(1)) + 1}", message)
+
+
+_TOML_LINE = re.compile(r"\(at line (\d+)")
 
 
 # libyaml's parser, where PyYAML was built with it: a tenth of the pure parser's time
@@ -662,6 +732,8 @@ def _indent_width(line: str) -> int:
 def _unwrap(text: str) -> str:
     """Admonitions, tabs, directives and code line markers as the page shows them (``blocks``)."""
     text = unindent_components(text)
+    if "{{<" in text or "{{%" in text:
+        text = hugo_shortcodes(text, classify_lines)
     if "```{" in text or "~~~{" in text or ":::{" in text:
         text = unwrap_directives(text, classify_lines)
     if not any(hint in text for hint in _BLOCK_HINTS):
@@ -707,8 +779,10 @@ def page_path_from_url(url: str) -> str:
         if lowered.endswith(ext):
             path = path[: -len(ext)]
             break
-    if path == "index" or path.endswith("/index"):
-        path = path[: -len("index")].rstrip("/")
+    # Hugo's and Zola's section page, `_index.md`, is its folder's page too.
+    name = path.rsplit("/", 1)[-1]
+    if name in ("index", "_index"):
+        path = path[: -len(name)].rstrip("/")
     return path or "index"
 
 

@@ -11,7 +11,7 @@ What Quarto's documentation says, and this module does:
   pages it lists (``Page.group``), an entry's ``text:`` titles a page that has none.
 - Heading ids are Pandoc's ``auto_identifiers`` (``headings.slugify_pandoc``); ``{#id}``
   sets one.
-- Read as the page shows it (``prepare``): a ``::: {.callout-note}`` shows its
+- Read as the page shows it (``shown``): a ``::: {.callout-note}`` shows its
   ``title="…"`` or its first heading as a label, not a section; each heading of a
   ``::: {.panel-tabset}`` is a tab label; other fenced divs keep their text (an ``#id``
   stays an anchor); executable cells ```` ```{python} ```` are code without their ``#|``
@@ -148,7 +148,7 @@ class Quarto(Generator):
         """A ``.qmd`` file is Quarto's own; callouts, tabsets and executable cells mark one."""
         return int(rel.lower().endswith(".qmd")) + len(_MARKS.findall(text))
 
-    def prepare(self, text: str, settings: Settings) -> str:
+    def shown(self, text: str, settings: Settings) -> str:
         if not isinstance(settings, QuartoSettings):
             return read_quarto(text)
         return read_quarto(text, dict(settings.variables), echo=settings.echo)

@@ -62,6 +62,22 @@ class Settings:
     # Sphinx's ``default_role``: what `single backticks` are in reStructuredText ("" for
     # docutils' default, a title reference shown in italics).
     default_role: str = ""
+    # Which files are pages and how each is parsed, by the end of its name, in the order a
+    # file's name is tried: ``((".txt", "rst"), (".md", "markdown"))`` (Sphinx's
+    # ``source_suffix``). Empty: the files docwheel lists by default (``SUFFIXES``), rst
+    # by the ``.rst`` suffix.
+    page_suffixes: tuple[tuple[str, str], ...] = ()
+    # Where the docs folder is, relative to the folder ``exclude`` is relative to ("" for
+    # the docs folder itself; Sphinx's patterns are relative to ``conf.py``'s folder).
+    exclude_base: str = ""
+
+    def syntax(self, rel: str) -> str | None:
+        """How the file at ``rel`` is parsed ("rst" or "markdown") when ``page_suffixes``
+        names its suffix, or None (the default rule decides, or it is no page)."""
+        for suffix, syntax in self.page_suffixes:
+            if rel.endswith(suffix):
+                return syntax
+        return None
 
 
 class Generator:
@@ -76,6 +92,8 @@ class Generator:
     reads_frontmatter = False
     # Which names a page first: its frontmatter ``title`` or a leading H1 ("heading").
     title_from = "frontmatter"
+    # mdBook's ``{{#include …}}`` links are read (``includes``); elsewhere they are text.
+    mdbook_links = False
 
     def claims(self, config: Path) -> bool:
         """Whether a file that matched ``config_files`` is really this generator's."""
@@ -95,16 +113,10 @@ class Generator:
         renders only files with frontmatter)."""
         return True
 
-    def prepare(self, text: str, settings: Settings) -> str:
-        """A page's source (includes resolved) as the Markdown the common reader reads:
-        syntax of this generator's own that it would misread, rewritten (Pandoc divs,
-        Liquid tags). By default the text as it is."""
-        return text
-
-    def anchor_style(self, settings: Settings) -> str:
-        """The slug rules of this site's headings (``ANCHOR_STYLES``), when its config
-        can change them (Jekyll's kramdown ``input:``)."""
-        return self.anchors
+    def note(self, settings: Settings) -> str:
+        """What the build output adds to the generator's name about these settings (the
+        page suffixes a Sphinx ``conf.py`` sets), or ""."""
+        return ""
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         """The page's address relative to the site root the sources file's ``base_url``
@@ -119,6 +131,29 @@ class Generator:
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         return None
+
+    def anchor_style(self, settings: Settings) -> str:
+        """The slug style of this site's headings, when its config can change it (Hugo's
+        ``autoHeadingIDType``, Jekyll's kramdown ``input:``): by default ``anchors``."""
+        return self.anchors
+
+    def unpublished(self, meta: Mapping) -> str | None:
+        """Why a page whose frontmatter is ``meta`` is not published (Hugo's ``draft``), or
+        None; read only when ``reads_frontmatter``."""
+        return None
+
+    def shown(self, text: str, settings: Settings) -> str:
+        """A Markdown page's text (includes resolved) as the generator renders it, before it
+        is read: mdBook hides the ``# `` lines of Rust code, Quarto's divs and cells and
+        Jekyll's Liquid tags are read as the page shows them; ``text`` itself when nothing
+        changes."""
+        return text
+
+    def ref_path(self, rel: str, settings: Settings) -> str:
+        """The file path a page's ref is made from: ``rel``, unless the generator's content
+        sits in a folder of its own under the docs folder (mdBook's ``src/``), whose path
+        it is then, so a book reads the same refs whichever folder the sources file names."""
+        return rel
 
     def nav_key(self, rel: str, meta: Mapping, url_path: str) -> str:
         """How the navigation names the page at ``rel``: by default its ref path."""
