@@ -160,13 +160,13 @@ def slugify_kramdown(heading: str, *, plain: bool = False) -> str:
 
 
 ANCHOR_STYLES = {
-    "pandoc": slugify_pandoc,
-    "kramdown": slugify_kramdown,
     "github": slugify,
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
     "mkdocs": slugify_mkdocs,
+    "pandoc": slugify_pandoc,
+    "kramdown": slugify_kramdown,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
