@@ -291,3 +291,12 @@ def test_a_docs_folder_below_the_site_source_reads_exclude_and_permalinks_from_t
         "guide": "https://site.example/docs/guide.html",
         "moved": "https://site.example/docs/elsewhere/",
     }
+
+
+def test_just_the_docs_callouts_show_the_title_the_config_gives_them(tmp_path):
+    # Just the Docs, "Callouts": callouts: in _config.yml, {: .name } before the block.
+    config = "remote_theme: just-the-docs/just-the-docs\ncallouts:\n  warning:\n    title: Warning\n    color: red\n  plain:\n    color: grey\n"
+    page = "---\ntitle: T\n---\n\n{: .warning }\nThis deletes everything.\n\n{: .plain }\nNo title here.\n\n{: .other }\nUnknown class.\n"
+    tree(tmp_path, {"docs/_config.yml": config, "docs/t.md": page})
+    text = pages_by_path(load(tmp_path))["t"].sections[0].text
+    assert text.split("\n\n") == ["Warning", "This deletes everything.", "No title here.", "Unknown class."]

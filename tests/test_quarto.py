@@ -375,3 +375,22 @@ def test_an_unreadable_quarto_yml_warns_and_keeps_quartos_defaults(tmp_path):
     assert loaded.generator == "quarto"
     assert any("_quarto.yml: cannot be read (" in w and "Quarto defaults assumed" in w for w in loaded.warnings)
     assert "guide/install" in pages_by_path(loaded)
+
+
+def test_conditional_content_is_kept_only_when_the_html_page_shows_it():
+    # quarto.org, "Conditional Content": .content-visible / .content-hidden with
+    # when-format / unless-format; the site is the html format.
+    page = (
+        "::: {.content-visible when-format=\"html\"}\nWeb text.\n:::\n\n"
+        "::: {.content-visible when-format=\"pdf\"}\nPrint text.\n\n::: callout-note\nNested print.\n:::\n\n```\ncode\n```\n:::\n\n"
+        "::: {.content-hidden unless-format=\"html\"}\nAlso web.\n:::\n\n"
+        "::: {.content-hidden}\nNever shown.\n:::\n\n"
+        "::: {.content-visible unless-format=\"html\"}\nNot on the web.\n:::\n\n"
+        "::: {.content-visible when-profile=\"advanced\"}\nA profile: kept.\n:::\n\nAfter.\n"
+    )
+    shown = read_quarto(page)
+    for kept in ("Web text.", "Also web.", "A profile: kept.", "After."):
+        assert kept in shown
+    for gone in ("Print text", "Nested print", "code", "Never shown", "Not on the web"):
+        assert gone not in shown
+    assert ":::" not in shown

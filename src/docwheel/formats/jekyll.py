@@ -15,6 +15,8 @@ What Jekyll's documentation says, and this module does:
   is served at ``/:categories/:year/:month/:day/:title.html`` (or the config's style), a
   collection's document at ``/:collection/:path.html`` (or the collection's ``permalink``).
 - Titles: frontmatter ``title``, else the first H1.
+- Just the Docs' callouts: a block after ``{: .warning }`` shows the title the config's
+  ``callouts:`` gives ``warning`` above it.
 - Navigation (Just the Docs): ``parent:`` and ``grand_parent:`` name the pages above a page
   by their titles; they become its groups (``Page.group``).
 - Heading ids: kramdown's GFM parser (Jekyll's default ``input: GFM``) gives GitHub's;
@@ -69,6 +71,8 @@ class JekyllSettings(Settings):
     include: tuple[str, ...] = ()
     optional_frontmatter: bool = False
     kramdown_input: str = "GFM"
+    # Just the Docs' ``callouts:``: (class, title) of each callout that has a title.
+    callouts: tuple[tuple[str, str], ...] = ()
     prefix: str = ""  # the docs folder relative to the site's source, "" when the same
 
 
@@ -112,6 +116,12 @@ class Jekyll(Generator):
         plugins = [str(p) for key in ("plugins", "gems") for p in _strings(data.get(key))]
         kramdown = data.get("kramdown") if isinstance(data.get("kramdown"), dict) else {}
         permalink = data.get("permalink")
+        callouts = data.get("callouts") if isinstance(data.get("callouts"), dict) else {}
+        titled = tuple(
+            (str(name), str(meta["title"]).strip())
+            for name, meta in callouts.items()
+            if isinstance(meta, dict) and isinstance(meta.get("title"), (str, int)) and str(meta["title"]).strip()
+        )
         return JekyllSettings(
             site_exclude=tuple(_strings(data.get("exclude"))),
             permalink=permalink.strip() if isinstance(permalink, str) and permalink.strip() else "date",
@@ -119,6 +129,7 @@ class Jekyll(Generator):
             include=tuple(_strings(data.get("include"))),
             optional_frontmatter="jekyll-optional-front-matter" in plugins,
             kramdown_input=str(kramdown.get("input", "GFM")),
+            callouts=titled,
             prefix=prefix,
         )
 
@@ -178,7 +189,10 @@ class Jekyll(Generator):
         return _from_docs(_fill(_suffixed("/:path/:basename", s.permalink), placeholders), s.prefix)
 
     def shown(self, text: str, settings: Settings) -> str:
-        return read_liquid(text)
+        text = read_liquid(text)
+        if isinstance(settings, JekyllSettings) and settings.callouts and "{:" in text:
+            text = _callout_titles(text, dict(settings.callouts))
+        return text
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         """Just the Docs' navigation: a page's ``parent:`` (and ``grand_parent:``) name the
@@ -351,6 +365,26 @@ def read_liquid(text: str) -> str:
             line = _unprotect(line, kind)
         out.append(line)
     return head + "\n".join(out)
+
+
+# A kramdown block IAL alone on its line, before the block it styles: `{: .warning }`.
+_BLOCK_IAL = re.compile(r"^([ \t]*)\{:[ \t]*\.([\w-]+)[ \t]*\}[ \t]*$")
+
+
+def _callout_titles(text: str, titles: Mapping[str, str]) -> str:
+    """Just the Docs' callouts: a block given a callout class the config titles shows
+    that title above it, as the theme draws it."""
+    lines = text.split("\n")
+    kinds = classify_lines(lines)
+    out = []
+    for k, (line, kind) in enumerate(zip(lines, kinds)):
+        m = _BLOCK_IAL.match(line) if kind == PROSE and "{:" in line else None
+        following = k + 1 < len(lines) and lines[k + 1].strip()
+        if m and m.group(2) in titles and following:
+            out += [m.group(1) + titles[m.group(2)], ""]
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 def _reads_as_words(value: str) -> bool:

@@ -13,8 +13,9 @@ What Quarto's documentation says, and this module does:
   sets one.
 - Read as the page shows it (``shown``): a ``::: {.callout-note}`` shows its
   ``title="…"`` or its first heading as a label, not a section; each heading of a
-  ``::: {.panel-tabset}`` is a tab label; other fenced divs keep their text (an ``#id``
-  stays an anchor); executable cells ```` ```{python} ```` are code without their ``#|``
+  ``::: {.panel-tabset}`` is a tab label; ``.content-visible``/``.content-hidden`` divs
+  keep their text only when the HTML page shows it (``when-format``, ``unless-format``);
+  other fenced divs keep their text (an ``#id`` stays an anchor); executable cells ```` ```{python} ```` are code without their ``#|``
   option lines (a cell with ``echo: false`` or ``include: false`` shows no code, and
   ``execute: {echo: false}`` in the frontmatter or ``_quarto.yml`` hides every other cell's);
   ``{{< include >}}`` is resolved by ``includes``; an escaped ``{{</* x */>}}`` shows as
@@ -361,27 +362,60 @@ def _shows_code(header: str, body: list[str], echo: bool) -> bool:
     return echo or any(_SHOWN_OPTION.match(x) for x in body) or bool(_KNITR_SHOWN.search(header))
 
 
+def _visible(classes: list[str], values: Mapping[str, str]) -> bool:
+    """Whether a div's content is on the HTML page: ``.content-visible`` shows it only
+    for the formats ``when-format`` names (and not those ``unless-format`` names),
+    ``.content-hidden`` the other way round; a condition on anything else is kept."""
+    if "content-visible" not in classes and "content-hidden" not in classes:
+        return True
+    when, unless = values.get("when-format"), values.get("unless-format")
+    shown = True
+    if when is not None:
+        shown = _is_html(when)
+    elif unless is not None:
+        shown = not _is_html(unless)
+    elif any(key.startswith(("when-", "unless-")) for key in values):
+        return True  # a profile or metadata condition: not known here
+    return shown if "content-visible" in classes else not shown
+
+
+def _is_html(formats: str) -> bool:
+    return any(f.strip().split(":")[0].lower() in _HTML_FORMATS for f in formats.split(","))
+
+
+_HTML_FORMATS = frozenset({"html", "html4", "html5", "website"})
+
+
 def _divs(lines: list[str], kinds: list[str]) -> list[str]:
     """Fenced divs without their fences: a callout's title (its ``title=`` or its first
     heading) and a tabset's tab headings as lines of prose; an ``#id`` as an HTML anchor."""
     out: list[str] = []
     stack: list[tuple[str, int]] = []  # open divs: (kind, tab heading level or 0)
     expect_title = False  # the first line of a callout without title= may be a heading
+    hidden = 0  # open divs whose content the HTML page does not show
     for line, kind in zip(lines, kinds):
+        if kind == PROSE and ":::" in line and _DIV_CLOSE.match(line) and stack:
+            hidden -= stack.pop()[0] == "hidden"
+            expect_title = False
+            continue
+        if hidden:
+            if kind == PROSE and ":::" in line and _DIV_OPEN.match(line):
+                stack.append(("div", 0))
+            continue
         if kind != PROSE:
             out.append(line)
             expect_title = expect_title and not line.strip()
             continue
         if ":::" in line:
-            if _DIV_CLOSE.match(line) and stack:
-                stack.pop()
-                expect_title = False
-                continue
             m = _DIV_OPEN.match(line)
             if m:
                 attrs = m.group(2)
                 classes = _CLASS.findall(attrs) if attrs.startswith("{") else [attrs]
                 values = {k: a or b or c for k, a, b, c in _ATTR.findall(attrs)}
+                if not _visible(classes, values):
+                    stack.append(("hidden", 0))
+                    hidden += 1
+                    continue
                 ident = _ID.search(attrs) if attrs.startswith("{") else None
                 if ident:
                     out.append(f'<a id="{ident.group(1)}"></a>')
