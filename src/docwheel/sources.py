@@ -37,7 +37,7 @@ from .formats.site import Navigation, Settings
 from .models import Page
 from .sniff import HEAD_BYTES, not_text
 
-MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd")  # .qmd: Quarto only (site.Generator.is_page)
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
@@ -425,6 +425,7 @@ def load_markdown(
         unnamed.clear()  # the new listing warns again about every name it skips
         files = [(p, rel) for p, rel in listed if _utf8_name(source, rel, unnamed)]
     raws = [read(p, rel) for p, rel in files if generator.is_page(rel, settings)]
+    raws = [raw for raw in raws if _is_rst(raw.location, settings) or generator.renders(raw.text, settings)]
     read.cache_clear()
     is_rst = functools.partial(_is_rst, settings=settings)
     rst, fragments = None, []
@@ -441,7 +442,7 @@ def load_markdown(
     unpublished: list[tuple[Raw, str]] = []  # a draft: read and hashed, not a page
     for raw in raws:
         rel = raw.location
-        if not is_rst(rel) and (shown := generator.shown(raw.text)) is not raw.text:
+        if not is_rst(rel) and (shown := generator.shown(raw.text, settings)) is not raw.text:
             raw = dataclasses.replace(raw, text=shown)
         meta = page_meta(raw.text) if generator.reads_frontmatter else {}
         if why := generator.unpublished(meta):

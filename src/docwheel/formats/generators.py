@@ -14,7 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import docsify, docusaurus, gitbook, hugo, mdbook, mintlify, mkdocs, plain, sphinx, starlight, vitepress
+from . import (
+    docsify, docusaurus, gitbook, hugo, jekyll, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
+    starlight, vitepress,
+)
 from .site import Generator
 
 GENERATORS: dict[str, Generator] = {
@@ -30,6 +33,8 @@ GENERATORS: dict[str, Generator] = {
         mdbook.GENERATOR,
         gitbook.GENERATOR,
         docsify.GENERATOR,
+        quarto.GENERATOR,
+        jekyll.GENERATOR,
         plain.GENERATOR,
     )
 }

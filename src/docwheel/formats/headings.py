@@ -132,6 +132,33 @@ def slugify_docutils(heading: str, *, plain: bool = False) -> str:
     return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
 
 
+# Pandoc (Quarto): the auto_identifiers extension. Formatting gone, every character but
+# letters, digits, '_', '-' and '.' dropped, the words joined by '-', lower case, and
+# everything before the first letter dropped (an identifier starts with a letter).
+def slugify_pandoc(heading: str, *, plain: bool = False) -> str:
+    """The identifier Pandoc (and so Quarto) gives a heading: ``3. Applications`` ->
+    ``applications``, ``[HTML], [S5], or [RTF]?`` -> ``html-s5-or-rtf``."""
+    text = (heading if plain else strip_inline(heading)).lower()
+    kept = "".join(ch for ch in text if ch.isalnum() or ch in "_-." or ch.isspace())
+    joined = "-".join(kept.split())
+    for i, ch in enumerate(joined):
+        if ch.isalpha():
+            return joined[i:]
+    return ""
+
+
+# kramdown's own parser (Jekyll with ``kramdown: {input: kramdown}``): ASCII only.
+_KD_LEAD = re.compile(r"^[^a-zA-Z]+")
+_KD_OTHER = re.compile(r"[^a-zA-Z0-9 -]")
+
+
+def slugify_kramdown(heading: str, *, plain: bool = False) -> str:
+    """The id kramdown's ``auto_ids`` give a heading: characters up to the first ASCII
+    letter dropped, then all but ASCII letters, digits, spaces and '-', each space a '-'."""
+    text = _KD_OTHER.sub("", _KD_LEAD.sub("", heading if plain else strip_inline(heading)))
+    return text.replace(" ", "-").lower()
+
+
 # Hugo (its Goldmark ids, ``markup.goldmark.parser.autoHeadingIDType``). ``github``: letters,
 # digits and '_' kept in lower case, each space or '-' one '-', the rest dropped (spaces are
 # not merged); ``github-ascii`` first folds accents and drops the other non-ASCII;
@@ -219,6 +246,8 @@ ANCHOR_STYLES = {
     "hugo-blackfriday": slugify_blackfriday,
     "mdbook": slugify_mdbook,
     "docsify": slugify_docsify,
+    "pandoc": slugify_pandoc,
+    "kramdown": slugify_kramdown,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

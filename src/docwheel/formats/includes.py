@@ -3,7 +3,9 @@
 ``--8<-- "file"`` (pymdownx.snippets, MkDocs), ``<!--@include: ./file.md-->`` and
 ``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes), mdBook's
 ``{{#include file.rs:2:10}}``, ``{{#rustdoc_include …}}`` and ``{{#playground …}}`` (with
-``{{#title …}}``, which names the page), and an MDX page
+``{{#title …}}``, which names the page), ``{{< include _file.qmd >}}`` (Quarto),
+``{% include note.md %}`` from ``_includes/`` and ``{% include_relative file.md %}``
+(Jekyll's Liquid, Markdown targets only), and an MDX page
 that imports a Markdown file as a component (``import Tip from '/snippets/tip.mdx'`` then
 ``<Tip />``: Mintlify snippets, Docusaurus partials): the page shows the target's text,
 never the line. Resolving needs files, but this module stays pure: the caller
@@ -30,7 +32,18 @@ _VP_CODE = re.compile(r"^([ \t]*)<<<[ \t]+(\S+?)(\{[^}]*\})?(?:[ \t]+\[([^\]]*)\
 _CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
 _LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
-_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ")
+# Quarto: `{{< include _part.qmd >}}`, from the including file's folder ('/': the project).
+_QUARTO_INCLUDE = re.compile(
+    r"""^([ \t]*)\{\{<[ \t]*include[ \t]+(?:"([^"]+)"|'([^']+)'|(\S+?))[ \t]*>\}\}[ \t]*$"""
+)
+# Liquid (Jekyll): `{% include note.md %}` reads `_includes/`, `{% include_relative x.md %}`
+# the including file's folder. Only Markdown is read: an HTML template is not page text.
+_LIQUID_INCLUDE = re.compile(
+    r"""^([ \t]*)\{%-?[ \t]*(include_relative|include)[ \t]+(?:"([^"]+)"|'([^']+)'|([^\s%]+))"""
+    r"""(?:[ \t][^%]*)?-?%\}[ \t]*$"""
+)
+_LIQUID_MARKDOWN = (".md", ".markdown")
+_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ", "{{<", "{%")
 # MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
 _MDX_IMPORT = re.compile(
     r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
@@ -113,6 +126,13 @@ def _include(line: str, fenced: bool) -> tuple[str, str, str, str] | None:
         return m.group(1), m.group(2), "md", ""
     if fenced:
         return None
+    if "{{<" in line and (m := _QUARTO_INCLUDE.match(line)):
+        return m.group(1), m.group(2) or m.group(3) or m.group(4), "md", ""
+    if "{%" in line and (m := _LIQUID_INCLUDE.match(line)):
+        target = m.group(3) or m.group(4) or m.group(5)
+        if not target.lower().endswith(_LIQUID_MARKDOWN):
+            return None
+        return m.group(1), target if m.group(2) == "include_relative" else "/_includes/" + target, "md", ""
     if line.lstrip().startswith("<<<") and (m := _VP_CODE.match(line)):
         return m.group(1), m.group(2), _language(m.group(2)), m.group(4) or ""
     if "{*" in line and (m := _CODE_MACRO.match(line)):

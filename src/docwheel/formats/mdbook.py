@@ -69,7 +69,7 @@ class MdBook(Generator):
     def ref_path(self, rel: str, settings: Settings) -> str:
         return settings.ref_path(rel) if isinstance(settings, BookSettings) else rel
 
-    def shown(self, text: str) -> str:
+    def shown(self, text: str, settings: Settings) -> str:
         return hide_rust_lines(text) if "#" in text and ("```" in text or "~~~" in text) else text
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:

@@ -104,8 +104,14 @@ class Generator:
 
     def is_page(self, rel: str, settings: Settings) -> bool:
         """Whether the file at ``rel`` (relative to the docs folder, '/'-separated) is a
-        page of the site; fragments and partials are not."""
-        return not excluded(rel, settings.exclude)
+        page of the site; fragments and partials are not. A ``.qmd`` file is Quarto's
+        source format: only Quarto renders it (GitHub and the others show its source)."""
+        return not rel.lower().endswith(".qmd") and not excluded(rel, settings.exclude)
+
+    def renders(self, text: str, settings: Settings) -> bool:
+        """Whether a file the path rules keep is rendered, judged by its text (Jekyll
+        renders only files with frontmatter)."""
+        return True
 
     def note(self, settings: Settings) -> str:
         """What the build output adds to the generator's name about these settings (the
@@ -128,16 +134,19 @@ class Generator:
 
     def anchor_style(self, settings: Settings) -> str:
         """The slug style of this site's headings, when its config can change it (Hugo's
-        ``autoHeadingIDType``): by default ``anchors``."""
+        ``autoHeadingIDType``, Jekyll's kramdown ``input:``): by default ``anchors``."""
         return self.anchors
 
     def unpublished(self, meta: Mapping) -> str | None:
         """Why a page whose frontmatter is ``meta`` is not published (Hugo's ``draft``), or
         None; read only when ``reads_frontmatter``."""
         return None
-    def shown(self, text: str) -> str:
-        """A Markdown page's text as the generator renders it, before it is read (mdBook
-        hides the ``# `` lines of Rust code); ``text`` itself when nothing changes."""
+
+    def shown(self, text: str, settings: Settings) -> str:
+        """A Markdown page's text (includes resolved) as the generator renders it, before it
+        is read: mdBook hides the ``# `` lines of Rust code, Quarto's divs and cells and
+        Jekyll's Liquid tags are read as the page shows them; ``text`` itself when nothing
+        changes."""
         return text
 
     def ref_path(self, rel: str, settings: Settings) -> str:
@@ -158,7 +167,7 @@ class Generator:
         return 0
 
 
-SUFFIXES = (".md", ".mdx", ".markdown", ".rst")
+SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst")
 
 
 def strip_suffix(rel: str) -> str:
