@@ -32,6 +32,7 @@ from .formats.markdown import (
     title_from_path,
     unlisted,
 )
+from .formats.notebook import NotANotebook, read_notebook
 from .formats.rst_tree import RstTree, read_tree
 from .formats.site import Navigation, Settings
 from .models import Page
@@ -39,6 +40,9 @@ from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
+# Jupyter notebooks: pages only where the folder's generator renders them (Settings
+# ``page_suffixes``), or a file a source names itself (formats/notebook.py).
+NOTEBOOK_SUFFIXES = (".ipynb",)
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
 _DEFAULT = Settings()  # no generator's settings: the default listing and rst rule
@@ -589,8 +593,12 @@ def _parse_markdown_raws(
 ) -> Loaded:
     """Parse each located file; pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are
-    reStructuredText, their includes and link titles from ``rst`` when the folder gave one."""
+    reStructuredText, their includes and link titles from ``rst`` when the folder gave one;
+    notebooks (``formats.notebook``) are read as the Markdown of their page, and one that
+    cannot be read is skipped with a warning."""
     warnings: list[str] = []
+    read = located  # every file read is hashed, a skipped notebook too
+    located = _notebooks_as_markdown(source, located, settings, warnings)
     pages = []
     skipped: list[str] = []
     jobs = []
@@ -634,8 +642,36 @@ def _parse_markdown_raws(
             f"{source.name}: skipped {len(skipped)} pages whose frontmatter sets "
             f"noindex or hidden: {shown}"
         )
-    held = [dataclasses.replace(item.raw, text="") for item in located]  # the pages hold the text
+    held = [dataclasses.replace(item.raw, text="") for item in read]  # the pages hold the text
     return Loaded(pages, held, warnings, navigation=nav and nav.file)
+
+
+def _notebooks_as_markdown(
+    source: SourceConfig, located: list[_Located], settings: Settings, warnings: list[str]
+) -> list[_Located]:
+    """Each notebook's JSON replaced by its page's Markdown; a notebook that is broken or
+    no notebook at all is left out with a warning naming it: one bad file is no failed
+    build."""
+    kept = []
+    for item in located:
+        location = item.raw.location
+        syntax = settings.syntax(location)
+        if syntax is None and location.lower().endswith(NOTEBOOK_SUFFIXES):
+            syntax = "notebook"  # a notebook named on its own (a path: or url: source)
+        if syntax != "notebook":
+            kept.append(item)
+            continue
+        warn = _warner(source, location, warnings)
+        try:
+            notebook = read_notebook(item.raw.text, settings.notebook_rules)
+        except NotANotebook as exc:
+            warn(f"skipped: {exc}")
+            continue
+        if not notebook.text.strip():
+            warn("skipped: the notebook shows no text (no cells, or all removed)")
+            continue
+        kept.append(item._replace(raw=dataclasses.replace(item.raw, text=notebook.text)))
+    return kept
 
 
 def _docname(location: str, settings: Settings) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import docusaurus, mintlify, mkdocs, plain, sphinx, starlight, vitepress
+from . import docusaurus, jupyterbook, mintlify, mkdocs, plain, sphinx, starlight, vitepress
 from .site import Generator
 
 GENERATORS: dict[str, Generator] = {
@@ -25,6 +25,7 @@ GENERATORS: dict[str, Generator] = {
         vitepress.GENERATOR,
         starlight.GENERATOR,
         mintlify.GENERATOR,
+        jupyterbook.GENERATOR,  # before sphinx: a book may keep a generated conf.py
         sphinx.GENERATOR,
         plain.GENERATOR,
     )

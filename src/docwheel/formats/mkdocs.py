@@ -10,6 +10,11 @@ What its documentation says, and this module does:
 - ``nav:`` names pages with titles and puts them in sections (``Page.group``).
 - ``exclude_docs`` (gitignore-style lines) and ``not_in_nav`` keep files out of the site; the
   first is read, as globs.
+- With the ``mkdocs-jupyter`` plugin, ``.ipynb`` notebooks are pages too, served as a
+  Markdown page of the same name is (``demo.ipynb`` at ``demo/``). Of its options, ``include``
+  (globs of the file names converted, ``*.ipynb`` and ``*.py`` by default; a ``.py``
+  script is read only through Jupytext, which docwheel does not run), ``ignore``,
+  ``no_input``/``show_input`` and ``remove_tag_config`` (nbconvert's tag removal) are read.
 """
 
 from __future__ import annotations
@@ -21,8 +26,15 @@ from pathlib import Path
 import yaml
 
 from .markdown import page_path_from_url
-from .site import Generator, Navigation, Settings, Warn, strip_suffix
+from .notebook import NotebookRules
+from .site import SUFFIXES, Generator, Navigation, Settings, Warn, excluded, strip_suffix
 
+JUPYTER_PLUGIN = "mkdocs-jupyter"
+# What MkDocs lists as pages beside notebooks: every Markdown file (rst as docwheel reads
+# any folder's .rst).
+_PAGE_SUFFIXES = tuple(
+    (suffix, "rst" if suffix == ".rst" else "markdown") for suffix in SUFFIXES if suffix != ".ipynb"
+)
 _ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w", re.M)
 _TAB = re.compile(r'^===\+?[ \t]+"', re.M)
 
@@ -41,10 +53,19 @@ class MkDocs(Generator):
             for line in (exclude.splitlines() if isinstance(exclude, str) else ())
             if line.strip() and not line.strip().startswith(("#", "!"))
         )
+        jupyter = _plugin(data.get("plugins"), JUPYTER_PLUGIN)
+        suffixes: tuple[tuple[str, str], ...] = ()
+        rules = NotebookRules()
+        if jupyter is not None:
+            suffixes = _PAGE_SUFFIXES + ((".ipynb", "notebook"),)
+            patterns += _jupyter_ignored(jupyter)
+            rules = _jupyter_rules(jupyter)
         return Settings(
             clean_urls=clean if isinstance(clean, bool) else None,
             trailing_slash=True,
             exclude=patterns,
+            page_suffixes=suffixes,
+            notebook_rules=rules,
         )
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
@@ -76,6 +97,53 @@ class MkDocs(Generator):
 
 
 GENERATOR = MkDocs()
+
+
+def _plugin(plugins: object, name: str) -> dict | None:
+    """The options of plugin ``name`` in ``plugins:`` (a list of names or one-key maps, or
+    a map), ``{}`` when it has none, None when it is not there."""
+    entries = plugins.items() if isinstance(plugins, dict) else (
+        next(iter(item.items())) if isinstance(item, dict) and len(item) == 1 else (item, None)
+        for item in (plugins if isinstance(plugins, list) else ())
+    )
+    for key, options in entries:
+        if key == name:
+            return options if isinstance(options, dict) else {}
+    return None
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _jupyter_ignored(options: dict) -> tuple[str, ...]:
+    """Notebooks mkdocs-jupyter leaves as plain files: not named by ``include`` (globs
+    of the file name) or named by ``ignore`` (globs of the path in the docs folder)."""
+    include = _strings(options.get("include")) or ("*.py", "*.ipynb")
+    # The plugin matches both against the file's full path: a leading ``*/`` stands for
+    # the folders above the docs folder.
+    ignored = tuple(p.removeprefix("*/") for p in _strings(options.get("ignore")))
+    if not any(excluded("x.ipynb", (p,)) or p.endswith(".ipynb") for p in include):
+        ignored += ("**/*.ipynb",)
+    return ignored
+
+
+def _jupyter_rules(options: dict) -> NotebookRules:
+    """mkdocs-jupyter converts with nbconvert: only the tags ``remove_tag_config`` names
+    remove anything; ``no_input: true`` or ``show_input: false`` drop all code."""
+    tags = options.get("remove_tag_config")
+    tags = tags if isinstance(tags, dict) else {}
+    show = options.get("show_input", True) is not False and options.get("no_input") is not True
+    return NotebookRules(
+        remove_cell=frozenset(_strings(tags.get("remove_cell_tags"))),
+        remove_input=frozenset(_strings(tags.get("remove_input_tags"))),
+        remove_output=frozenset(_strings(tags.get("remove_all_outputs_tags"))),
+        remove_streams=False,
+        hidden_metadata=False,
+        show_input=show,
+    )
 
 
 def _glob(line: str) -> str:

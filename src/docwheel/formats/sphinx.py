@@ -4,7 +4,8 @@ Pages are served at their path with ``.html`` for the source suffix (the ``html`
 ``index.rst`` is ``index.html``, a folder's too); section ids are docutils' (``make_id``
 of the title). Which files are pages is what Sphinx reads from ``conf.py``: the
 ``source_suffix`` names (``.rst`` by default; ``.md`` once a Markdown parser extension such
-as ``myst_parser`` is in ``extensions``), minus the ``exclude_patterns`` and Sphinx's own
+as ``myst_parser`` is in ``extensions``; ``.ipynb`` notebooks once ``myst_nb`` or
+``nbsphinx`` is), minus the ``exclude_patterns`` and Sphinx's own
 output (``_build``, ``_sources``). ``conf.py`` is read as text, never run (``pyconf``).
 """
 
@@ -25,6 +26,12 @@ DEFAULT_SUFFIXES = ((".rst", "rst"),)
 # Extensions that register a Markdown parser for ``.md`` (MyST's docs: it is added to
 # ``source_suffix`` unless already there).
 MARKDOWN_EXTENSIONS = frozenset({"myst_parser", "myst_nb", "recommonmark"})
+# Extensions that read ``.ipynb`` notebooks (myst-nb's and nbsphinx's docs: each registers
+# the suffix itself, so conf.py need not name it).
+NOTEBOOK_EXTENSIONS = frozenset({"myst_nb", "nbsphinx"})
+NOTEBOOK_SUFFIX = ".ipynb"
+# The filetypes those extensions register ``.ipynb`` as.
+_NOTEBOOK_FILETYPES = frozenset({"jupyter_notebook", "myst-nb", "mystnb", "ipynb"})
 # Sphinx's filetypes docwheel parses; a Markdown-named file of another filetype (a MyST
 # text notebook, ``myst-nb``) is Markdown too.
 _FILETYPES = {"restructuredtext": "rst", "markdown": "markdown"}
@@ -132,8 +139,10 @@ def _page_suffixes(
 ) -> tuple[tuple[str, str], ...]:
     """``source_suffix`` as (suffix, syntax) pairs, in Sphinx's order: a string or list
     names reStructuredText files (``.md`` among them is Markdown when an extension parses
-    it), a dict names each suffix's filetype; a Markdown extension adds ``.md``."""
+    it, ``.ipynb`` a notebook when one reads notebooks), a dict names each suffix's
+    filetype; a Markdown extension adds ``.md``, a notebook extension ``.ipynb``."""
     markdown_ext = any(ext.split(".")[0] in MARKDOWN_EXTENSIONS for ext in extensions)
+    notebook_ext = any(ext.split(".")[0] in NOTEBOOK_EXTENSIONS for ext in extensions)
     pairs: list[tuple[str, str]] = []
     skipped: list[str] = []
     if value is None:
@@ -143,7 +152,9 @@ def _page_suffixes(
             if not isinstance(suffix, str) or not suffix:
                 continue
             syntax = _FILETYPES.get(filetype) if isinstance(filetype, str) else None
-            if filetype is None:
+            if suffix == NOTEBOOK_SUFFIX and (filetype in _NOTEBOOK_FILETYPES or notebook_ext):
+                syntax = "notebook"
+            elif filetype is None:
                 syntax = "markdown" if markdown_ext and suffix in _MARKDOWN_NAMES else "rst"
             elif syntax is None and suffix in _MARKDOWN_NAMES:
                 syntax = "markdown"
@@ -159,14 +170,22 @@ def _page_suffixes(
             )
             suffixes = [".rst"]
         for suffix in suffixes:
+            if suffix == NOTEBOOK_SUFFIX:
+                if notebook_ext:
+                    pairs.append((suffix, "notebook"))
+                else:
+                    skipped.append(f"{suffix} (no notebook extension in extensions)")
+                continue
             markdown = markdown_ext and suffix in _MARKDOWN_NAMES
             pairs.append((suffix, "markdown" if markdown else "rst"))
     if markdown_ext and not any(suffix == ".md" for suffix, _ in pairs):
         pairs.append((".md", "markdown"))
+    if notebook_ext and not any(suffix == NOTEBOOK_SUFFIX for suffix, _ in pairs):
+        pairs.append((NOTEBOOK_SUFFIX, "notebook"))
     if skipped:
         read.warn(
             f"{read.shown}: source_suffix: {', '.join(skipped)} not read "
-            "(docwheel reads reStructuredText and Markdown)"
+            "(docwheel reads reStructuredText, Markdown and Jupyter notebooks)"
         )
     return tuple(dict.fromkeys(pairs))
 

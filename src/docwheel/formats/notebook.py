@@ -1,0 +1,192 @@
+"""A Jupyter notebook (``.ipynb``, nbformat 4 or 3) as the Markdown text of its page.
+
+Sites that render notebooks (Sphinx with ``myst_nb`` or ``nbsphinx``, Jupyter Book,
+MkDocs with ``mkdocs-jupyter``) show the cells in order: Markdown cells as prose, code
+cells as highlighted code in the kernel's language, then each cell's outputs. The page
+text here is what such a page shows a reader, so that it is parsed like any Markdown page
+(sections from the headings of its Markdown cells):
+
+- Markdown cells as they are (their ``attachments`` are images: no text).
+- Code cells as fenced code in the notebook's language (``kernelspec.language``, else
+  ``language_info.name``); an empty code cell shows nothing.
+- Raw cells reach the page only when their mime type says they are Markdown or
+  reStructuredText (nbsphinx); other raw cells (LaTeX, HTML for another output) do not.
+- Outputs: a stream or a ``text/plain`` result is a short plain code block, capped at
+  ``OUTPUT_LINES`` lines: the page shows it, and values and messages printed are words
+  people search for, but a long log or table printed as text would drown the prose. An
+  output that also has an image, HTML or a widget is shown as that, so it gives no text;
+  an error gives its one-line ``name: value``, not the traceback.
+- Cell tags (myst-nb, Jupyter Book): ``remove-cell``, ``remove-input``, ``remove-output``
+  (and ``remove-stdout``/``remove-stderr``) take that part off the page; ``hide-cell``,
+  ``hide-input``, ``hide-output`` only fold it behind a toggle, still on the page, so it is
+  kept. nbsphinx's cell metadata ``"nbsphinx": "hidden"`` removes the cell. Which tags
+  remove what is the site's (``NotebookRules``): mkdocs-jupyter removes only the tags its
+  ``remove_tag_config`` names.
+
+Pure: text in, text out; a file that is not a notebook raises ``NotANotebook``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+OUTPUT_LINES = 20
+# Raw cells whose text is the page's (nbsphinx: ``raw_mimetype``; JupyterLab: ``format``).
+_RAW_KEPT = frozenset({"text/markdown", "text/x-markdown", "text/restructuredtext", "text/x-rst"})
+# Output data shown as something other than its text/plain fallback.
+_TEXT_TYPES = frozenset({"text/plain"})
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_FENCE_RUN = re.compile(r"`{3,}|~{3,}")
+
+
+class NotANotebook(ValueError):
+    """The text is not a notebook docwheel can read; the message says why."""
+
+
+@dataclass(frozen=True)
+class NotebookRules:
+    """What a site leaves off a notebook's page. The default is Sphinx's with myst-nb or
+    nbsphinx (and Jupyter Book): myst-nb's ``remove-*`` tags and nbsphinx's hidden
+    cells; ``show_input=False`` drops every code cell's source (mkdocs-jupyter
+    ``no_input``)."""
+
+    remove_cell: frozenset[str] = frozenset({"remove-cell"})
+    remove_input: frozenset[str] = frozenset({"remove-input"})
+    remove_output: frozenset[str] = frozenset({"remove-output"})
+    remove_streams: bool = True  # ``remove-stdout`` / ``remove-stderr`` (myst-nb)
+    hidden_metadata: bool = True  # ``"nbsphinx": "hidden"``
+    show_input: bool = True
+
+
+SPHINX_RULES = NotebookRules()
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """A notebook's page: its Markdown ``text`` and the ``language`` of its code cells."""
+
+    text: str
+    language: str
+
+
+def read_notebook(text: str, rules: NotebookRules = SPHINX_RULES) -> Notebook:
+    """The page a notebook's JSON ``text`` renders to (see the module docstring)."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise NotANotebook(f"not valid JSON{where}") from None
+    if not isinstance(data, dict):
+        raise NotANotebook("not a notebook: the JSON is no object")
+    version = data.get("nbformat")
+    if version == 4 or (version is None and isinstance(data.get("cells"), list)):
+        cells = data.get("cells")
+        if not isinstance(cells, list):
+            raise NotANotebook("not a notebook: no list of cells")
+    elif version == 3:
+        cells = [c for ws in _list(data.get("worksheets")) for c in _list(_dict(ws).get("cells"))]
+    else:
+        shown = f"nbformat {version!r}" if version is not None else "no nbformat and no cells"
+        raise NotANotebook(f"not a notebook docwheel reads ({shown}; it reads nbformat 3 and 4)")
+    meta = _dict(data.get("metadata"))
+    language = _language(meta)
+    blocks = [block for cell in cells for block in _cell(_dict(cell), language, rules)]
+    return Notebook("\n\n".join(blocks) + "\n" if blocks else "", language)
+
+
+def _language(meta: Mapping) -> str:
+    for value in (
+        _dict(meta.get("kernelspec")).get("language"),
+        _dict(meta.get("language_info")).get("name"),
+        meta.get("language"),  # nbformat 3
+    ):
+        if isinstance(value, str) and value.strip():
+            return value.strip().lower()
+    return ""
+
+
+def _cell(cell: Mapping, language: str, rules: NotebookRules) -> Iterator[str]:
+    meta = _dict(cell.get("metadata"))
+    tags = {t for t in _list(meta.get("tags")) if isinstance(t, str)}
+    if tags & rules.remove_cell or (rules.hidden_metadata and meta.get("nbsphinx") == "hidden"):
+        return
+    kind = cell.get("cell_type")
+    if kind == "markdown":
+        source = _source(cell.get("source"))
+        if source.strip():
+            yield source.strip("\n")
+    elif kind == "heading":  # nbformat 3: a heading is a cell of its own
+        source = " ".join(_source(cell.get("source")).split())
+        level = cell.get("level") if isinstance(cell.get("level"), int) else 1
+        if source:
+            yield "#" * min(max(level, 1), 6) + " " + source
+    elif kind == "raw":
+        mime = meta.get("raw_mimetype") or meta.get("format")
+        source = _source(cell.get("source"))
+        if isinstance(mime, str) and mime.lower() in _RAW_KEPT and source.strip():
+            yield source.strip("\n")
+    elif kind == "code":
+        source = _source(cell.get("source", cell.get("input")))
+        if rules.show_input and not tags & rules.remove_input and source.strip():
+            yield _fenced(source.strip("\n"), language)
+        if not tags & rules.remove_output:
+            streams = ("stdout", "stderr") if rules.remove_streams else ()
+            removed = {name for name in streams if f"remove-{name}" in tags}
+            text = "\n".join(_outputs(_list(cell.get("outputs")), removed))
+            if text.strip():
+                yield _fenced(_capped(text.strip("\n")), "")
+
+
+def _outputs(outputs: list, removed: set[str]) -> Iterator[str]:
+    for output in outputs:
+        output = _dict(output)
+        kind = output.get("output_type")
+        if kind == "stream":
+            if output.get("name", output.get("stream", "stdout")) not in removed:
+                yield _source(output.get("text"))
+        elif kind in ("execute_result", "display_data", "pyout"):
+            data = _dict(output.get("data"))
+            if kind == "pyout" and not data:  # nbformat 3 keeps the types at the top
+                data = {"text/plain": output.get("text")} if "text" in output else {}
+                if any(k in output for k in ("html", "png", "jpeg", "svg", "latex")):
+                    data["text/html"] = ""
+            if data and set(data) <= _TEXT_TYPES:
+                yield _source(data.get("text/plain"))
+        elif kind in ("error", "pyerr"):
+            name, value = output.get("ename"), output.get("evalue")
+            if isinstance(name, str) and name:
+                yield f"{name}: {value}" if isinstance(value, str) and value else name
+
+
+def _capped(text: str) -> str:
+    lines = _ANSI.sub("", text).split("\n")
+    if len(lines) <= OUTPUT_LINES:
+        return "\n".join(lines)
+    return "\n".join(lines[:OUTPUT_LINES] + ["…"])
+
+
+def _fenced(code: str, language: str) -> str:
+    """``code`` in a fence longer than any backtick run inside it."""
+    longest = max((len(m.group()) for m in _FENCE_RUN.finditer(code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{code}\n{fence}"
+
+
+def _source(value: object) -> str:
+    """A cell's ``source`` (or an output's ``text``): a string or a list of lines."""
+    if isinstance(value, str):
+        return value.replace("\r\n", "\n")
+    if isinstance(value, list):
+        return "".join(v for v in value if isinstance(v, str)).replace("\r\n", "\n")
+    return ""
+
+
+def _dict(value: object) -> Mapping:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: object) -> list:
+    return value if isinstance(value, list) else []
