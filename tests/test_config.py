@@ -364,7 +364,7 @@ def test_a_bad_max_size_names_the_key(tmp_path, written):
 def test_anchors_names_a_slug_style(tmp_path):
     base = "name: t\nsources:\n  - name: web\n    kind: markdown\n    url: https://x.example/a.md\n"
     assert load_config(write_config(tmp_path, base + "    anchors: vitepress\n")).sources[0].anchors == "vitepress"
-    with pytest.raises(ConfigError, match=r"sources\[0\]\.anchors: 'hugo' is not one of github, docutils, mintlify, vitepress, mkdocs"):
+    with pytest.raises(ConfigError, match=r"sources\[0\]\.anchors: 'hugo' is not one of github, docutils, mintlify, vitepress, mkdocs, jupyter"):
         load_config(write_config(tmp_path, base + "    anchors: hugo\n"))
 
 

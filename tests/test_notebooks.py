@@ -274,7 +274,9 @@ def test_a_sphinx_tree_with_myst_nb_builds_notebooks_as_html_pages_and_search_fi
 
 def test_a_sphinx_tree_with_nbsphinx_reads_notebooks_beside_rst_and_leaves_hidden_cells_out(tmp_path):
     """nbsphinx adds ``.ipynb`` to ``source_suffix`` itself; its ``"nbsphinx": "hidden"``
-    cells are not on the page."""
+    cells are not on the page (nbsphinx "Hidden Cells"), myst-nb's tags mean nothing to
+    it, and a section's id is its title with '-' for each space, case and commas kept
+    (nbsphinx issue 748: ``href="#Table-of-Contents"``)."""
     root = tree(
         tmp_path,
         {
@@ -282,8 +284,9 @@ def test_a_sphinx_tree_with_nbsphinx_reads_notebooks_beside_rst_and_leaves_hidde
             "index.rst": "Home\n====\n\nThe examples.\n",
             "examples/signals.ipynb": notebook([
                 md("This notebook is part of the docs.", nbsphinx="hidden"),
-                md("# Signals\n\n## Sampling\n\nSample the sine wave.\n"),
+                md("# Signals\n\n## Sampling, again\n\nSample the sine wave.\n"),
                 code("import numpy as np\nx = np.linspace(0, 1, 8)"),
+                code("still_shown()", tags=["remove-cell"]),
                 code("%matplotlib inline", nbsphinx="hidden"),
             ]),
             "notes.md": "# Notes\n\nNo Markdown parser in conf.py: no page.\n",
@@ -294,9 +297,11 @@ def test_a_sphinx_tree_with_nbsphinx_reads_notebooks_beside_rst_and_leaves_hidde
     assert sorted(pages) == ["examples/signals", "index"]
     signals = pages["examples/signals"]
     assert signals.url == BASE + "examples/signals.html"
-    assert [(s.anchor, s.heading) for s in signals.sections] == [("", ""), ("sampling", "Sampling")]
+    assert [(s.anchor, s.heading) for s in signals.sections] == [("", ""), ("Sampling,-again", "Sampling, again")]
     text = "".join(s.text for s in signals.sections)
     assert "np.linspace" in text and "part of the docs" not in text and "matplotlib" not in text
+    assert "still_shown()" in text
+    assert [s.anchor for s in pages["index"].sections] == [""]  # rst pages: docutils ids
     assert loaded.generator_reason == "from conf.py; pages: .rst, .ipynb"
     assert loaded.warnings == []
 
@@ -318,8 +323,9 @@ def test_a_sphinx_tree_without_a_notebook_extension_reads_no_notebook(tmp_path):
 
 def test_mkdocs_with_mkdocs_jupyter_serves_notebooks_as_its_markdown_pages(tmp_path):
     """mkdocs-jupyter: a notebook is a page at the address a Markdown file of its name
-    gets (``use_directory_urls``: ``demo/``); ``ignore`` globs keep notebooks out; heading
-    anchors are Python-Markdown's toc ids, as for every MkDocs page."""
+    gets (``use_directory_urls``: ``demo/``); ``ignore`` globs keep notebooks out. The
+    page is nbconvert's HTML, whose heading ids are the heading's text with '-' for each
+    space (nbconvert's ``add_anchor``), not Python-Markdown's toc ids."""
     tree(
         tmp_path,
         {
@@ -340,7 +346,9 @@ def test_mkdocs_with_mkdocs_jupyter_serves_notebooks_as_its_markdown_pages(tmp_p
     assert penguins.url == BASE + "notebooks/penguins/"
     assert penguins.title == "Penguin tutorial"
     assert penguins.group == ("Examples",)
-    assert [s.anchor for s in penguins.sections] == ["", "load-the-data", "plot-the-flippers"]
+    assert [s.anchor for s in penguins.sections] == ["", "Load-the-data", "Plot-the-flippers"]
+    assert pages["index"].url == BASE  # the Markdown pages as before
+    assert loaded.generator_reason == "from ../mkdocs.yml; notebooks: .ipynb (mkdocs-jupyter)"
     assert loaded.warnings == []
 
 

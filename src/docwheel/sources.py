@@ -598,7 +598,9 @@ def _parse_markdown_raws(
     cannot be read is skipped with a warning."""
     warnings: list[str] = []
     read = located  # every file read is hashed, a skipped notebook too
-    located = _notebooks_as_markdown(source, located, settings, warnings)
+    located, notebooks = _notebooks_as_markdown(source, located, settings, warnings)
+    # A site may give a notebook's headings ids of their own (nbsphinx, nbconvert).
+    notebook_anchors = settings.notebook_rules.anchors or anchors
     pages = []
     skipped: list[str] = []
     jobs = []
@@ -620,7 +622,7 @@ def _parse_markdown_raws(
                 path,
                 nav_title or title_from_path(path),
                 source.max_level,
-                source.anchors or anchors,
+                source.anchors or (notebook_anchors if raw.location in notebooks else anchors),
                 title_from,
                 **extra,
             )
@@ -648,11 +650,11 @@ def _parse_markdown_raws(
 
 def _notebooks_as_markdown(
     source: SourceConfig, located: list[_Located], settings: Settings, warnings: list[str]
-) -> list[_Located]:
-    """Each notebook's JSON replaced by its page's Markdown; a notebook that is broken or
-    no notebook at all is left out with a warning naming it: one bad file is no failed
-    build."""
-    kept = []
+) -> tuple[list[_Located], set[str]]:
+    """Each notebook's JSON replaced by its page's Markdown, and the notebooks' locations;
+    a notebook that is broken or no notebook at all is left out with a warning naming it:
+    one bad file is no failed build."""
+    kept, notebooks = [], set()
     for item in located:
         location = item.raw.location
         syntax = settings.syntax(location)
@@ -671,7 +673,8 @@ def _notebooks_as_markdown(
             warn("skipped: the notebook shows no text (no cells, or all removed)")
             continue
         kept.append(item._replace(raw=dataclasses.replace(item.raw, text=notebook.text)))
-    return kept
+        notebooks.add(location)
+    return kept, notebooks
 
 
 def _docname(location: str, settings: Settings) -> str:

@@ -132,12 +132,20 @@ def slugify_docutils(heading: str, *, plain: bool = False) -> str:
     return _DU_ENDS.sub("", _DU_OTHER.sub("-", " ".join(text.split())))
 
 
+def slugify_jupyter(heading: str, *, plain: bool = False) -> str:
+    """The id Jupyter gives a notebook heading, and so nbconvert's HTML (mkdocs-jupyter)
+    and nbsphinx: the heading's text as it reads, case and punctuation kept, each space a
+    '-' (``Code, Output`` -> ``Code,-Output``)."""
+    return "-".join((heading if plain else strip_inline(heading)).split())
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
     "mkdocs": slugify_mkdocs,
+    "jupyter": slugify_jupyter,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import yaml
 
+from .notebook import MYST_NB_RULES
 from .site import Generator, Navigation, Settings, Warn, strip_suffix
 from .sphinx import ALWAYS_EXCLUDED, _relative, excluded, page_url
 
@@ -43,7 +44,9 @@ class JupyterBook(Generator):
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
         if config is None:
-            return Settings(exclude=ALWAYS_EXCLUDED, page_suffixes=PAGE_SUFFIXES)
+            return Settings(
+                exclude=ALWAYS_EXCLUDED, page_suffixes=PAGE_SUFFIXES, notebook_rules=MYST_NB_RULES
+            )
         book = config.parent
         options = _yaml(book / CONFIG, warn)
         exclude = tuple(
@@ -65,6 +68,7 @@ class JupyterBook(Generator):
             page_suffixes=PAGE_SUFFIXES,
             exclude_base=base,
             pages=pages,
+            notebook_rules=MYST_NB_RULES,
         )
 
     def is_page(self, rel: str, settings: Settings) -> bool:

@@ -68,6 +68,10 @@ class MkDocs(Generator):
             notebook_rules=rules,
         )
 
+    def note(self, settings: Settings) -> str:
+        notebooks = any(syntax == "notebook" for _, syntax in settings.page_suffixes)
+        return f"notebooks: .ipynb ({JUPYTER_PLUGIN})" if notebooks else ""
+
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         path = strip_suffix(rel)
         folder, _, name = path.rpartition("/")
@@ -143,6 +147,7 @@ def _jupyter_rules(options: dict) -> NotebookRules:
         remove_streams=False,
         hidden_metadata=False,
         show_input=show,
+        anchors="jupyter",  # nbconvert's HTML: the heading text, '-' for each space
     )
 
 

@@ -48,10 +48,13 @@ class NotANotebook(ValueError):
 
 @dataclass(frozen=True)
 class NotebookRules:
-    """What a site leaves off a notebook's page. The default is Sphinx's with myst-nb or
-    nbsphinx (and Jupyter Book): myst-nb's ``remove-*`` tags and nbsphinx's hidden
-    cells; ``show_input=False`` drops every code cell's source (mkdocs-jupyter
-    ``no_input``)."""
+    """What a site leaves off a notebook's page, and the ids it gives its headings.
+
+    The default takes both Sphinx readers' marks off: myst-nb's ``remove-*`` tags and
+    nbsphinx's hidden cells (a notebook read on its own, site unknown). ``show_input=False``
+    drops every code cell's source (mkdocs-jupyter ``no_input``); ``anchors`` is the slug
+    style of the headings when the site gives notebooks their own (None: the site's).
+    """
 
     remove_cell: frozenset[str] = frozenset({"remove-cell"})
     remove_input: frozenset[str] = frozenset({"remove-input"})
@@ -59,9 +62,18 @@ class NotebookRules:
     remove_streams: bool = True  # ``remove-stdout`` / ``remove-stderr`` (myst-nb)
     hidden_metadata: bool = True  # ``"nbsphinx": "hidden"``
     show_input: bool = True
+    anchors: str | None = None
 
 
-SPHINX_RULES = NotebookRules()
+DEFAULT_RULES = NotebookRules()
+_NO_TAGS: frozenset[str] = frozenset()
+# myst-nb (and Jupyter Book, built with it): its tags; headings are MyST's, docutils ids.
+MYST_NB_RULES = NotebookRules(hidden_metadata=False)
+# nbsphinx: hidden cells only; each section's id is its title with '-' for spaces.
+NBSPHINX_RULES = NotebookRules(
+    remove_cell=_NO_TAGS, remove_input=_NO_TAGS, remove_output=_NO_TAGS,
+    remove_streams=False, anchors="jupyter",
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +84,7 @@ class Notebook:
     language: str
 
 
-def read_notebook(text: str, rules: NotebookRules = SPHINX_RULES) -> Notebook:
+def read_notebook(text: str, rules: NotebookRules = DEFAULT_RULES) -> Notebook:
     """The page a notebook's JSON ``text`` renders to (see the module docstring)."""
     try:
         data = json.loads(text)

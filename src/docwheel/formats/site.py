@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from .notebook import SPHINX_RULES, NotebookRules
+from .notebook import DEFAULT_RULES, NotebookRules
 
 Warn = Callable[[str], None]
 
@@ -76,7 +76,7 @@ class Settings:
     # Book's ``_toc.yml``); None: the listing and ``exclude`` decide.
     pages: frozenset[str] | None = None
     # What the site leaves off a notebook's page (a page suffix of syntax "notebook").
-    notebook_rules: NotebookRules = SPHINX_RULES
+    notebook_rules: NotebookRules = DEFAULT_RULES
 
     def syntax(self, rel: str) -> str | None:
         """How the file at ``rel`` is parsed ("rst", "markdown" or "notebook") when ``page_suffixes``

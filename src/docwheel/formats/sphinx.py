@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urljoin
 
+from .notebook import DEFAULT_RULES, MYST_NB_RULES, NBSPHINX_RULES, NotebookRules
 from .pyconf import COMPUTED, read_assignments
 from .site import Generator, Settings, Warn
 
@@ -75,6 +76,7 @@ class Sphinx(Generator):
             default_role=role or "",
             page_suffixes=suffixes,
             exclude_base=_relative(root, config.parent),
+            notebook_rules=_notebook_rules(extensions),
         )
 
     def is_page(self, rel: str, settings: Settings) -> bool:
@@ -188,6 +190,18 @@ def _page_suffixes(
             "(docwheel reads reStructuredText, Markdown and Jupyter notebooks)"
         )
     return tuple(dict.fromkeys(pairs))
+
+
+def _notebook_rules(extensions: tuple[str, ...]) -> NotebookRules:
+    """How the extension that reads the tree's notebooks renders them: myst-nb (it wins
+    when both are named: each registers ``.ipynb``, and myst-nb's docs say to use one)
+    or nbsphinx; with neither (a ``source_suffix`` naming the filetype), both rules."""
+    names = {ext.split(".")[0] for ext in extensions}
+    if "myst_nb" in names:
+        return MYST_NB_RULES
+    if "nbsphinx" in names:
+        return NBSPHINX_RULES
+    return DEFAULT_RULES
 
 
 def _relative(root: Path, base: Path) -> str:
