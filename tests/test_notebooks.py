@@ -476,3 +476,56 @@ def test_a_toc_entry_naming_no_file_warns_and_the_book_still_builds(tmp_path):
 def test_a_toc_without_a_config_yml_beside_it_is_no_jupyter_book(tmp_path):
     tree(tmp_path, {"_toc.yml": "root: intro\n", "intro.md": "# Intro\n"})
     assert load(tmp_path).generator != "jupyterbook"
+
+
+# -- MyST Markdown notebooks -----------------------------------------------------------
+
+MYST_NOTEBOOK = """\
+---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+  language: python
+---
+# Text notebook
+
+Some prose about otters.
+
+```{code-cell} ipython3
+:tags: [remove-input]
+import secret_module
+```
+
+```{code-cell}
+---
+tags: [hide-output]
+---
+otters = count_otters()
+```
+
+```{code-cell} ipython3
+:tags: [remove-cell]
+cleanup()
+```
+"""
+
+
+def test_a_myst_text_notebook_shows_code_cells_as_code_without_their_options(tmp_path):
+    """myst-nb "Text-based Notebooks": a Markdown file whose top-matter names the
+    ``mystnb`` format (or Jupytext's ``myst``) is a notebook; each ``{code-cell}``
+    directive is a code cell, its ``:tags:`` or YAML options block read as cell tags."""
+    root = tree(tmp_path, {
+        "conf.py": "extensions = ['myst_nb']\n",
+        "otters.md": MYST_NOTEBOOK,
+        "plain.md": "# Plain\n\n```{code-cell} ipython3\n:tags: [remove-cell]\nshown_in_plain()\n```\n",
+    })
+    pages = by_path(load(root))
+    text = "".join(s.text for s in pages["otters"].sections)
+    assert pages["otters"].title == "Text notebook"
+    assert "Some prose about otters." in text and "```python\notters = count_otters()\n```" in text
+    assert "secret_module" not in text and "cleanup" not in text
+    assert ":tags:" not in text and "hide-output" not in text and "{code-cell}" not in text
+    # a Markdown page that is no notebook is left as the Markdown reader reads it
+    assert "shown_in_plain()" in "".join(s.text for s in pages["plain"].sections)

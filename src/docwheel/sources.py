@@ -32,7 +32,7 @@ from .formats.markdown import (
     title_from_path,
     unlisted,
 )
-from .formats.notebook import NotANotebook, read_notebook
+from .formats.notebook import NotANotebook, is_myst_notebook, read_myst_notebook, read_notebook
 from .formats.rst_tree import RstTree, read_tree
 from .formats.site import Navigation, Settings
 from .models import Page
@@ -661,6 +661,9 @@ def _notebooks_as_markdown(
         if syntax is None and location.lower().endswith(NOTEBOOK_SUFFIXES):
             syntax = "notebook"  # a notebook named on its own (a path: or url: source)
         if syntax != "notebook":
+            if location.lower().endswith(MARKDOWN_SUFFIXES) and is_myst_notebook(item.raw.text):
+                text = read_myst_notebook(item.raw.text, settings.notebook_rules)
+                item = item._replace(raw=dataclasses.replace(item.raw, text=text))
             kept.append(item)
             continue
         warn = _warner(source, location, warnings)

@@ -202,3 +202,94 @@ def _dict(value: object) -> Mapping:
 
 def _list(value: object) -> list:
     return value if isinstance(value, list) else []
+
+
+# -- MyST Markdown notebooks (myst-nb's text notebooks) --------------------------------
+
+_TOP_FENCE = re.compile(r"^---[ \t]*$")
+_CODE_CELL = re.compile(r"^(`{3,}|~{3,})[ \t]*\{code-cell\}[ \t]*(\S*)")
+_CELL_OPTION = re.compile(r"^:([\w-]+):[ \t]*(.*)$")
+
+
+def is_myst_notebook(text: str) -> bool:
+    """Whether a Markdown file is a MyST notebook (myst-nb: its top-matter says
+    ``file_format: mystnb``, or Jupytext's ``text_representation`` is ``myst``)."""
+    if not text.startswith(("---", "\ufeff---")) or "myst" not in text[:4096]:
+        return False  # the common case, decided without reading YAML
+    meta = _top_matter(text)
+    if meta.get("file_format") == "mystnb":
+        return True
+    jupytext = _dict(meta.get("jupytext"))
+    return _dict(jupytext.get("text_representation")).get("format_name") == "myst"
+
+
+def read_myst_notebook(text: str, rules: NotebookRules = DEFAULT_RULES) -> str:
+    """A MyST notebook's text as its page shows it: each ``{code-cell}`` directive a
+    code block in the notebook's language, its ``:tags:`` (or YAML options) read as a
+    notebook cell's tags are, its option lines no code. Outputs are not in the file (the
+    site executes it), so there are none to show."""
+    meta = _top_matter(text)
+    language = _language(meta)
+    lines = text.replace("\r\n", "\n").split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _CODE_CELL.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        fence = m.group(1)
+        close = re.compile(rf"^{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$")
+        end = next((j for j in range(i + 1, len(lines)) if close.match(lines[j])), len(lines))
+        body, tags = _cell_options(lines[i + 1 : end])
+        cell = {
+            "cell_type": "code",
+            "metadata": {"tags": sorted(tags)},
+            "source": "\n".join(body),
+        }
+        lexer = m.group(2).lower()
+        shown = language or ("python" if lexer.startswith("ipython") else lexer)
+        out.extend("\n".join(_cell(cell, shown, rules)).split("\n") if body else [])
+        i = end + 1
+    return "\n".join(out)
+
+
+def _cell_options(body: list[str]) -> tuple[list[str], set[str]]:
+    """A code cell's code and tags: options are ``:key: value`` lines or a ``---`` YAML
+    block at its top."""
+    options: dict = {}
+    if body and _TOP_FENCE.match(body[0]):
+        end = next((k for k in range(1, len(body)) if _TOP_FENCE.match(body[k])), None)
+        if end is not None:
+            options = _yaml_mapping("\n".join(body[1:end]))
+            body = body[end + 1 :]
+    else:
+        while body and (m := _CELL_OPTION.match(body[0])):
+            options[m.group(1)] = _yaml_value(m.group(2))
+            body = body[1:]
+    tags = options.get("tags")
+    tags = [tags] if isinstance(tags, str) else tags
+    return body, {t for t in _list(tags) if isinstance(t, str)}
+
+
+def _top_matter(text: str) -> Mapping:
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    if not lines or not _TOP_FENCE.match(lines[0]):
+        return {}
+    end = next((k for k in range(1, len(lines)) if _TOP_FENCE.match(lines[k])), None)
+    return _yaml_mapping("\n".join(lines[1:end])) if end is not None else {}
+
+
+def _yaml_mapping(text: str) -> dict:
+    value = _yaml_value(text)
+    return value if isinstance(value, dict) else {}
+
+
+def _yaml_value(text: str) -> object:
+    import yaml  # the build's YAML reader; only MyST notebooks need it here
+
+    try:
+        return yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError):
+        return None
