@@ -529,3 +529,15 @@ def test_a_myst_text_notebook_shows_code_cells_as_code_without_their_options(tmp
     assert ":tags:" not in text and "hide-output" not in text and "{code-cell}" not in text
     # a Markdown page that is no notebook is left as the Markdown reader reads it
     assert "shown_in_plain()" in "".join(s.text for s in pages["plain"].sections)
+
+
+def test_a_notebook_named_on_its_own_is_read_as_a_notebook(tmp_path):
+    """``path:`` naming one ``.ipynb`` file asks for that notebook, whatever the folder."""
+    tree(tmp_path, {"demo.ipynb": PENGUINS, "other.ipynb": notebook([md("# Other\n")])})
+    cfg = parse_config(
+        {"name": "t", "sources": [{"name": "nb", "kind": "markdown", "path": "demo.ipynb"}]},
+        base_dir=tmp_path, origin="t.yaml",
+    )
+    (page,) = load_source(cfg.sources[0], fetch=None).pages
+    assert page.title == "Penguin tutorial"
+    assert [s.anchor for s in page.sections] == ["", "load-the-data", "plot-the-flippers"]
