@@ -541,3 +541,17 @@ def test_a_notebook_named_on_its_own_is_read_as_a_notebook(tmp_path):
     (page,) = load_source(cfg.sources[0], fetch=None).pages
     assert page.title == "Penguin tutorial"
     assert [s.anchor for s in page.sections] == ["", "load-the-data", "plot-the-flippers"]
+
+
+def test_a_broken_toc_warns_and_every_page_of_the_book_is_read(tmp_path):
+    root = tree(tmp_path, {
+        "_config.yml": "title: t\n",
+        "_toc.yml": "format: jb-book\nroot: [unclosed\n",
+        "intro.md": "# Intro\n", "nb.ipynb": notebook([md("# Notebook\n")]),
+        "_build/html/x.md": "# Built\n",
+    })
+    loaded = load(root)
+    assert loaded.generator == "jupyterbook"
+    assert sorted(by_path(loaded)) == ["intro", "nb"]
+    (warning,) = loaded.warnings
+    assert "_toc.yml: cannot be read (ParserError); every page is read" in warning

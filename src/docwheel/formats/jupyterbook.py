@@ -40,7 +40,9 @@ class JupyterBook(Generator):
     anchors = "docutils"
 
     def claims(self, config: Path) -> bool:
-        return (config.parent / CONFIG).is_file() and _toc(config, None) is not None
+        """A ``_toc.yml`` is a book's when ``_config.yml`` sits beside it (a broken table of
+        contents then warns, rather than the folder passing for another generator's)."""
+        return (config.parent / CONFIG).is_file()
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
         if config is None:
@@ -114,7 +116,9 @@ def _yaml(path: Path, warn: Warn | None) -> dict:
         data = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         if warn is not None:
-            warn(f"{path.name}: cannot be read ({type(exc).__name__}); Jupyter Book defaults assumed")
+            warn(
+                f"{path.name}: cannot be read ({type(exc).__name__}); Jupyter Book defaults assumed"
+            )
         return {}
     return data if isinstance(data, dict) else {}
 

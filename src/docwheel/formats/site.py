@@ -79,8 +79,9 @@ class Settings:
     notebook_rules: NotebookRules = DEFAULT_RULES
 
     def syntax(self, rel: str) -> str | None:
-        """How the file at ``rel`` is parsed ("rst", "markdown" or "notebook") when ``page_suffixes``
-        names its suffix, or None (the default rule decides, or it is no page)."""
+        """How the file at ``rel`` is parsed ("rst", "markdown" or "notebook") when
+        ``page_suffixes`` names its suffix, or None (the default rule decides, or it is no
+        page)."""
         for suffix, syntax in self.page_suffixes:
             if rel.endswith(suffix):
                 return syntax
