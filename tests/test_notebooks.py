@@ -555,3 +555,27 @@ def test_a_broken_toc_warns_and_every_page_of_the_book_is_read(tmp_path):
     assert sorted(by_path(loaded)) == ["intro", "nb"]
     (warning,) = loaded.warnings
     assert "_toc.yml: cannot be read (ParserError); every page is read" in warning
+
+
+def test_notebooks_in_a_markdown_custom_format_are_read_as_markdown_and_others_warn(tmp_path):
+    """nbsphinx "Custom Notebook Formats" (``nbsphinx_custom_formats``, myst-nb's
+    ``nb_custom_formats``): a suffix read through Jupytext is a page; a Markdown one is read
+    as Markdown, a percent-format script is not read, with a warning."""
+    root = tree(tmp_path, {
+        "conf.py": (
+            "extensions = ['nbsphinx']\n"
+            "nbsphinx_custom_formats = {\n"
+            "    '.pct.py': ['jupytext.reads', {'fmt': 'py:percent'}],\n"
+            "    '.md': ['jupytext.reads', {'fmt': 'Rmd'}],\n"
+            "}\n"
+        ),
+        "index.rst": "Home\n====\n",
+        "a-markdown-file.md": "# Using Markdown Files\n\nPages from R Markdown.\n",
+        "custom.pct.py": "# %% [markdown]\n# # Custom\n",
+    })
+    loaded = load(root)
+    assert sorted(by_path(loaded)) == ["a-markdown-file", "index"]
+    assert by_path(loaded)["a-markdown-file"].url == BASE + "a-markdown-file.html"
+    assert loaded.generator_reason == "from conf.py; pages: .rst, .ipynb, .md"
+    (warning,) = loaded.warnings
+    assert "notebooks in custom formats not read: .pct.py" in warning

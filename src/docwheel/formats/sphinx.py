@@ -22,7 +22,8 @@ from .pyconf import COMPUTED, read_assignments
 from .site import Generator, Settings, Warn
 
 _SPHINX_CONF = re.compile(r"^\s*(?:extensions|html_theme|project|master_doc|root_doc)\s*=", re.M)
-_READ = ("source_suffix", "exclude_patterns", "extensions", "default_role", "templates_path")
+_READ = ("source_suffix", "exclude_patterns", "extensions", "default_role", "templates_path",
+         "nbsphinx_custom_formats", "nb_custom_formats")
 DEFAULT_SUFFIXES = ((".rst", "rst"),)
 # Extensions that register a Markdown parser for ``.md`` (MyST's docs: it is added to
 # ``source_suffix`` unless already there).
@@ -70,6 +71,7 @@ class Sphinx(Generator):
         extensions = read.strings("extensions", ())
         suffix = read.value("source_suffix", (str, list, tuple, dict), None)
         suffixes = _page_suffixes(suffix, extensions, read)
+        suffixes = tuple(dict.fromkeys(suffixes + _custom_formats(extensions, read)))
         exclude = read.strings("exclude_patterns", ()) + read.strings("templates_path", ())
         return Settings(
             exclude=tuple(p.strip("/") for p in exclude if p.strip("/")) + ALWAYS_EXCLUDED,
@@ -202,6 +204,34 @@ def _notebook_rules(extensions: tuple[str, ...]) -> NotebookRules:
     if "nbsphinx" in names:
         return NBSPHINX_RULES
     return DEFAULT_RULES
+
+
+_CUSTOM_FORMATS = (("nbsphinx_custom_formats", "nbsphinx"), ("nb_custom_formats", "myst_nb"))
+
+
+def _custom_formats(extensions: tuple[str, ...], read: _Reader) -> tuple[tuple[str, str], ...]:
+    """The suffixes a notebook extension reads as notebooks through a converter
+    (``nbsphinx_custom_formats``, myst-nb's ``nb_custom_formats``: suffix -> Jupytext
+    reader). A Markdown one is read as Markdown, which its notebook renders the same
+    prose and code of; another (a percent-format ``.py`` script) is not read."""
+    names = {ext.split(".")[0] for ext in extensions}
+    pairs: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    for setting, extension in _CUSTOM_FORMATS:
+        formats = read.value(setting, dict, {}) if extension in names else {}
+        for suffix in formats:  # type: ignore[union-attr]
+            if not isinstance(suffix, str) or not suffix:
+                continue
+            if suffix in _MARKDOWN_NAMES:
+                pairs.append((suffix, "markdown"))
+            else:
+                skipped.append(suffix)
+    if skipped:
+        read.warn(
+            f"{read.shown}: notebooks in custom formats not read: {', '.join(skipped)} "
+            "(docwheel reads Markdown ones)"
+        )
+    return tuple(pairs)
 
 
 def _relative(root: Path, base: Path) -> str:
