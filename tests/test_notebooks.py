@@ -322,10 +322,10 @@ def test_a_sphinx_tree_without_a_notebook_extension_reads_no_notebook(tmp_path):
 
 
 def test_mkdocs_with_mkdocs_jupyter_serves_notebooks_as_its_markdown_pages(tmp_path):
-    """mkdocs-jupyter: a notebook is a page at the address a Markdown file of its name
-    gets (``use_directory_urls``: ``demo/``); ``ignore`` globs keep notebooks out. The
-    page is nbconvert's HTML, whose heading ids are the heading's text with '-' for each
-    space (nbconvert's ``add_anchor``), not Python-Markdown's toc ids."""
+    """mkdocs-jupyter (its plugin.py): a notebook is a page at the address a Markdown
+    file of its name gets (``use_directory_urls``: ``demo/``), titled by its first H1;
+    ``ignore`` globs keep notebooks out; heading ids are Python-Markdown's toc ids, as on
+    every MkDocs page (the plugin's ``slugify`` for nbconvert's headings and its TOC)."""
     tree(
         tmp_path,
         {
@@ -346,7 +346,7 @@ def test_mkdocs_with_mkdocs_jupyter_serves_notebooks_as_its_markdown_pages(tmp_p
     assert penguins.url == BASE + "notebooks/penguins/"
     assert penguins.title == "Penguin tutorial"
     assert penguins.group == ("Examples",)
-    assert [s.anchor for s in penguins.sections] == ["", "Load-the-data", "Plot-the-flippers"]
+    assert [s.anchor for s in penguins.sections] == ["", "load-the-data", "plot-the-flippers"]
     assert pages["index"].url == BASE  # the Markdown pages as before
     assert loaded.generator_reason == "from ../mkdocs.yml; notebooks: .ipynb (mkdocs-jupyter)"
     assert loaded.warnings == []

@@ -133,9 +133,9 @@ def slugify_docutils(heading: str, *, plain: bool = False) -> str:
 
 
 def slugify_jupyter(heading: str, *, plain: bool = False) -> str:
-    """The id Jupyter gives a notebook heading, and so nbconvert's HTML (mkdocs-jupyter)
-    and nbsphinx: the heading's text as it reads, case and punctuation kept, each space a
-    '-' (``Code, Output`` -> ``Code,-Output``)."""
+    """The id Jupyter gives a notebook heading, and so nbconvert's HTML and nbsphinx: the
+    heading's text as it reads, case and punctuation kept, each space a '-'
+    (``Code, Output`` -> ``Code,-Output``)."""
     return "-".join((heading if plain else strip_inline(heading)).split())
 
 

@@ -11,9 +11,10 @@ What its documentation says, and this module does:
 - ``exclude_docs`` (gitignore-style lines) and ``not_in_nav`` keep files out of the site; the
   first is read, as globs.
 - With the ``mkdocs-jupyter`` plugin, ``.ipynb`` notebooks are pages too, served as a
-  Markdown page of the same name is (``demo.ipynb`` at ``demo/``). Of its options, ``include``
-  (globs of the file names converted, ``*.ipynb`` and ``*.py`` by default; a ``.py``
-  script is read only through Jupytext, which docwheel does not run), ``ignore``,
+  Markdown page of the same name is (``demo.ipynb`` at ``demo/``), titled by its first H1,
+  its headings given MkDocs' ids (the plugin slugifies them as Python-Markdown's toc
+  does). Of its options, ``include`` (globs of the files converted; a ``.py`` script is
+  converted through Jupytext, which docwheel does not run), ``ignore``,
   ``no_input``/``show_input`` and ``remove_tag_config`` (nbconvert's tag removal) are read.
 """
 
@@ -123,11 +124,12 @@ def _strings(value: object) -> tuple[str, ...]:
 
 
 def _jupyter_ignored(options: dict) -> tuple[str, ...]:
-    """Notebooks mkdocs-jupyter leaves as plain files: not named by ``include`` (globs
-    of the file name) or named by ``ignore`` (globs of the path in the docs folder)."""
-    include = _strings(options.get("include")) or ("*.py", "*.ipynb")
-    # The plugin matches both against the file's full path: a leading ``*/`` stands for
-    # the folders above the docs folder.
+    """Notebooks mkdocs-jupyter leaves as plain files: matched by no ``include`` glob or
+    by an ``ignore`` one."""
+    include = _strings(options.get("include")) or ("*.py", "*.ipynb", "*.md")
+    # The plugin matches both with ``PurePath.match`` (from the right) against the file's
+    # full path, as ``excluded`` does against its path in the docs folder; a leading
+    # ``*/`` stands for a folder that may be above the docs folder.
     ignored = tuple(p.removeprefix("*/") for p in _strings(options.get("ignore")))
     if not any(excluded("x.ipynb", (p,)) or p.endswith(".ipynb") for p in include):
         ignored += ("**/*.ipynb",)
@@ -147,7 +149,8 @@ def _jupyter_rules(options: dict) -> NotebookRules:
         remove_streams=False,
         hidden_metadata=False,
         show_input=show,
-        anchors="jupyter",  # nbconvert's HTML: the heading text, '-' for each space
+        # Heading ids stay MkDocs': the plugin gives nbconvert's headings the ids of
+        # Python-Markdown's toc slugify, so that its page TOC links work.
     )
 
 
