@@ -276,7 +276,8 @@ def test_a_sphinx_tree_with_nbsphinx_reads_notebooks_beside_rst_and_leaves_hidde
     """nbsphinx adds ``.ipynb`` to ``source_suffix`` itself; its ``"nbsphinx": "hidden"``
     cells are not on the page (nbsphinx "Hidden Cells"), myst-nb's tags mean nothing to
     it, and a section's id is its title with '-' for each space, case and commas kept
-    (nbsphinx issue 748: ``href="#Table-of-Contents"``)."""
+    (nbsphinx.py's section transform: ``title.replace(' ', '-')``, '"' as ``%22``; issue
+    748 shows ``href="#Table-of-Contents"``)."""
     root = tree(
         tmp_path,
         {
@@ -284,7 +285,7 @@ def test_a_sphinx_tree_with_nbsphinx_reads_notebooks_beside_rst_and_leaves_hidde
             "index.rst": "Home\n====\n\nThe examples.\n",
             "examples/signals.ipynb": notebook([
                 md("This notebook is part of the docs.", nbsphinx="hidden"),
-                md("# Signals\n\n## Sampling, again\n\nSample the sine wave.\n"),
+                md('# Signals\n\n## Sampling, again\n\nSample the sine wave.\n\n## The "fast" path\n\nx\n'),
                 code("import numpy as np\nx = np.linspace(0, 1, 8)"),
                 code("still_shown()", tags=["remove-cell"]),
                 code("%matplotlib inline", nbsphinx="hidden"),
@@ -297,7 +298,9 @@ def test_a_sphinx_tree_with_nbsphinx_reads_notebooks_beside_rst_and_leaves_hidde
     assert sorted(pages) == ["examples/signals", "index"]
     signals = pages["examples/signals"]
     assert signals.url == BASE + "examples/signals.html"
-    assert [(s.anchor, s.heading) for s in signals.sections] == [("", ""), ("Sampling,-again", "Sampling, again")]
+    assert [(s.anchor, s.heading) for s in signals.sections] == [
+        ("", ""), ("Sampling,-again", "Sampling, again"), ("The-%22fast%22-path", 'The "fast" path'),
+    ]
     text = "".join(s.text for s in signals.sections)
     assert "np.linspace" in text and "part of the docs" not in text and "matplotlib" not in text
     assert "still_shown()" in text

@@ -133,10 +133,10 @@ def slugify_docutils(heading: str, *, plain: bool = False) -> str:
 
 
 def slugify_jupyter(heading: str, *, plain: bool = False) -> str:
-    """The id Jupyter gives a notebook heading, and so nbconvert's HTML and nbsphinx: the
-    heading's text as it reads, case and punctuation kept, each space a '-'
-    (``Code, Output`` -> ``Code,-Output``)."""
-    return "-".join((heading if plain else strip_inline(heading)).split())
+    """The id Jupyter gives a notebook heading, and nbsphinx a notebook's section (its
+    ``CreateSectionLabels``): the heading's text as it reads, case and punctuation kept,
+    each space a '-' and '"' written ``%22`` (``Code, Output`` -> ``Code,-Output``)."""
+    return "-".join((heading if plain else strip_inline(heading)).split()).replace('"', "%22")
 
 
 ANCHOR_STYLES = {
