@@ -582,3 +582,23 @@ def test_notebooks_in_a_markdown_custom_format_are_read_as_markdown_and_others_w
     assert loaded.generator_reason == "from conf.py; pages: .rst, .ipynb, .md"
     (warning,) = loaded.warnings
     assert "notebooks in custom formats not read: .pct.py" in warning
+
+
+def test_each_renderer_shows_the_raw_cells_it_renders():
+    """nbsphinx's raw-cells notebook: a raw cell with no format is shown as it is, reST,
+    Markdown and HTML ones in HTML output, LaTeX and Python ones not. myst-nb renders a
+    raw cell by its ``format`` mime type and skips one with none."""
+    from docwheel.formats.notebook import MYST_NB_RULES, NBSPHINX_RULES
+
+    cells = [
+        {"cell_type": "raw", "metadata": {}, "source": "no format"},
+        {"cell_type": "raw", "metadata": {"raw_mimetype": "text/html"}, "source": "<b>html cell</b>"},
+        {"cell_type": "raw", "metadata": {"raw_mimetype": "text/x-python"}, "source": "python cell"},
+        {"cell_type": "raw", "metadata": {"format": "text/markdown"}, "source": "markdown cell"},
+    ]
+    nbsphinx = read_notebook(notebook(cells), NBSPHINX_RULES).text
+    assert "no format" in nbsphinx and "html cell" in nbsphinx and "python cell" not in nbsphinx
+    myst = read_notebook(notebook(cells), MYST_NB_RULES).text
+    assert "no format" not in myst and "html cell" in myst and "markdown cell" in myst
+    remove = read_notebook(notebook([code("gone()", tags=["remove_input"])]), MYST_NB_RULES).text
+    assert "gone()" not in remove  # myst-nb reads its tags with '_' too

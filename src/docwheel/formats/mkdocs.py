@@ -27,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from .markdown import page_path_from_url
-from .notebook import NotebookRules
+from .notebook import NBCONVERT_RAW, NotebookRules
 from .site import SUFFIXES, Generator, Navigation, Settings, Warn, excluded, strip_suffix
 
 JUPYTER_PLUGIN = "mkdocs-jupyter"
@@ -149,6 +149,7 @@ def _jupyter_rules(options: dict) -> NotebookRules:
         remove_streams=False,
         hidden_metadata=False,
         show_input=show,
+        raw=NBCONVERT_RAW,
         # Heading ids stay MkDocs': the plugin gives nbconvert's headings the ids of
         # Python-Markdown's toc slugify, so that its page TOC links work.
     )

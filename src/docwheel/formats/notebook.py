@@ -9,8 +9,9 @@ text here is what such a page shows a reader, so that it is parsed like any Mark
 - Markdown cells as they are (their ``attachments`` are images: no text).
 - Code cells as fenced code in the notebook's language (``kernelspec.language``, else
   ``language_info.name``); an empty code cell shows nothing.
-- Raw cells reach the page only when their mime type says they are Markdown or
-  reStructuredText (nbsphinx); other raw cells (LaTeX, HTML for another output) do not.
+- Raw cells reach the page only in the formats the site shows (``NotebookRules.raw``):
+  Markdown or reStructuredText by default, HTML too for an HTML site that says so;
+  LaTeX (for a PDF) never.
 - Outputs: a stream or a ``text/plain`` result is a short plain code block, capped at
   ``OUTPUT_LINES`` lines: the page shows it, and values and messages printed are words
   people search for, but a long log or table printed as text would drown the prose. An
@@ -34,8 +35,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 OUTPUT_LINES = 20
-# Raw cells whose text is the page's (nbsphinx: ``raw_mimetype``; JupyterLab: ``format``).
-_RAW_KEPT = frozenset({"text/markdown", "text/x-markdown", "text/restructuredtext", "text/x-rst"})
+# Raw cells whose text is the page's, by their mime type (``raw_mimetype``, or ``format``
+# as myst-nb reads it; "" for a raw cell with none).
+_RAW_TEXT = frozenset({"text/markdown", "text/x-markdown", "text/restructuredtext", "text/x-rst"})
 # Output data shown as something other than its text/plain fallback.
 _TEXT_TYPES = frozenset({"text/plain"})
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -63,17 +65,28 @@ class NotebookRules:
     hidden_metadata: bool = True  # ``"nbsphinx": "hidden"``
     show_input: bool = True
     anchors: str | None = None
+    raw: frozenset[str] = _RAW_TEXT  # the raw cells' mime types the page shows
 
 
 DEFAULT_RULES = NotebookRules()
 _NO_TAGS: frozenset[str] = frozenset()
-# myst-nb (and Jupyter Book, built with it): its tags; headings are MyST's, docutils ids.
-MYST_NB_RULES = NotebookRules(hidden_metadata=False)
-# nbsphinx: hidden cells only; each section's id is its title with '-' for spaces.
+# myst-nb (and Jupyter Book, built with it): its tags, also spelt with '_'; a raw cell
+# shown by its ``format`` (none: skipped); headings are MyST's, docutils ids.
+MYST_NB_RULES = NotebookRules(
+    remove_cell=frozenset({"remove-cell", "remove_cell"}),
+    remove_input=frozenset({"remove-input", "remove_input"}),
+    remove_output=frozenset({"remove-output", "remove_output"}),
+    hidden_metadata=False,
+    raw=frozenset({"text/markdown", "text/html", "text/plain"}),
+)
+# nbsphinx: hidden cells only; a raw cell with no format is shown as it is, an HTML one
+# in HTML output; each section's id is its title with '-' for spaces.
 NBSPHINX_RULES = NotebookRules(
     remove_cell=_NO_TAGS, remove_input=_NO_TAGS, remove_output=_NO_TAGS,
-    remove_streams=False, anchors="jupyter",
+    remove_streams=False, anchors="jupyter", raw=_RAW_TEXT | {"", "text/html"},
 )
+# nbconvert's HTML (mkdocs-jupyter): raw cells with no format or an HTML one.
+NBCONVERT_RAW = frozenset({"", "text/html"})
 
 
 @dataclass(frozen=True)
@@ -136,9 +149,9 @@ def _cell(cell: Mapping, language: str, rules: NotebookRules) -> Iterator[str]:
         if source:
             yield "#" * min(max(level, 1), 6) + " " + source
     elif kind == "raw":
-        mime = meta.get("raw_mimetype") or meta.get("format")
+        mime = meta.get("raw_mimetype") or meta.get("format") or ""
         source = _source(cell.get("source"))
-        if isinstance(mime, str) and mime.lower() in _RAW_KEPT and source.strip():
+        if isinstance(mime, str) and mime.lower() in rules.raw and source.strip():
             yield source.strip("\n")
     elif kind == "code":
         source = _source(cell.get("source", cell.get("input")))
