@@ -38,7 +38,8 @@ OUTPUT_LINES = 20
 # Raw cells whose text is the page's, by their mime type (``raw_mimetype``, or ``format``
 # as myst-nb reads it; "" for a raw cell with none).
 _RAW_TEXT = frozenset({"text/markdown", "text/x-markdown", "text/restructuredtext", "text/x-rst"})
-# Output data shown as something other than its text/plain fallback.
+# An output whose data holds only these is shown as text; with any other type (an
+# image, HTML, a widget) that is what the page shows, and its text/plain is a fallback.
 _TEXT_TYPES = frozenset({"text/plain"})
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _FENCE_RUN = re.compile(r"`{3,}|~{3,}")
