@@ -94,9 +94,9 @@ def test_a_config_yml_of_another_tool_or_without_jekyll_settings_is_not_jekyll(t
     assert detect(tmp_path / "docs").generator.name == "plain"
 
 
-def test_a_jupyter_book_toc_beside_the_config_means_it_is_not_jekyll(tmp_path):
+def test_a_jupyter_book_toc_beside_the_config_means_a_jupyter_book_not_jekyll(tmp_path):
     tree(tmp_path, {"_config.yml": "title: x\nbaseurl: /b\n", "_toc.yml": "format: jb-book\n", "docs/a.md": "# A\n"})
-    assert detect(tmp_path / "docs").generator.name == "plain"
+    assert detect(tmp_path / "docs").generator.name == "jupyterbook"
 
 
 def test_mkdocs_and_quarto_configs_are_never_taken_for_jekyll(tmp_path):

@@ -162,12 +162,13 @@ def test_a_dict_source_suffix_reads_each_suffix_as_its_filetype(tmp_path):
             "conf.py": (
                 "project = 'x'\n"
                 "source_suffix = {'.rst': 'restructuredtext', '.txt': 'restructuredtext',\n"
-                "                 '.ipynb': 'jupyter_notebook'}\n"
+                "                 '.ipynb': 'jupyter_notebook', '.drawio': 'diagram'}\n"
             ),
             "index.rst": "Home\n====\n\nStart here.\n",
             "howto/deploy.txt": "Deploy\n======\n\nShip it.\n\nRollback\n--------\n\nUndo it.\n",
             "notes.md": "# Notes\n",
             "demo.ipynb": "{}\n",
+            "flow.drawio": "<mxfile/>\n",
         },
     )
     loaded = load(root)
@@ -175,9 +176,11 @@ def test_a_dict_source_suffix_reads_each_suffix_as_its_filetype(tmp_path):
     deploy = next(p for p in loaded.pages if p.path == "howto/deploy")
     assert deploy.url == BASE + "howto/deploy.html"
     assert [s.anchor for s in deploy.sections] == ["", "rollback"]
-    assert loaded.generator_reason == "from conf.py; pages: .rst, .txt"
-    (warning,) = loaded.warnings
-    assert ".ipynb ('jupyter_notebook') not read" in warning
+    assert loaded.generator_reason == "from conf.py; pages: .rst, .txt, .ipynb"
+    conf_warning, notebook_warning = loaded.warnings
+    assert ".drawio ('diagram') not read" in conf_warning
+    # a notebook filetype is read as a notebook (tests/test_notebooks.py); "{}" is none
+    assert notebook_warning.startswith("docs: demo.ipynb: skipped: not a notebook")
 
 
 def test_the_default_source_suffix_is_rst_and_adds_no_note(tmp_path):
@@ -220,7 +223,8 @@ def test_myst_parser_makes_md_files_markdown_pages(tmp_path, conf):
     assert setup.title == "Setup"
     sections = [(s.anchor, s.heading) for s in setup.sections]
     assert sections == [("", ""), ("configure", "Configure")]  # as rst: no sections
-    assert loaded.generator_reason == "from conf.py; pages: .rst, .md"
+    notebooks = ", .ipynb" if "myst_nb" in conf else ""  # myst_nb reads notebooks too
+    assert loaded.generator_reason == "from conf.py; pages: .rst, .md" + notebooks
     assert loaded.warnings == []
 
 

@@ -32,6 +32,7 @@ from .formats.markdown import (
     title_from_path,
     unlisted,
 )
+from .formats.notebook import NotANotebook, is_myst_notebook, read_myst_notebook, read_notebook
 from .formats.rst_tree import RstTree, read_tree
 from .formats.site import Navigation, Settings
 from .models import Page
@@ -39,6 +40,9 @@ from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd")  # .qmd: Quarto only (site.Generator.is_page)
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
+# Jupyter notebooks: pages only where the folder's generator renders them (Settings
+# ``page_suffixes``), or a file a source names itself (formats/notebook.py).
+NOTEBOOK_SUFFIXES = (".ipynb",)
 # Folders a docs tree carries that hold no pages.
 SKIP_DIRS = {"node_modules", "snippets", "_snippets"}
 _DEFAULT = Settings()  # no generator's settings: the default listing and rst rule
@@ -605,8 +609,14 @@ def _parse_markdown_raws(
 ) -> Loaded:
     """Parse each located file; pages whose frontmatter says noindex/hidden are skipped.
     Anchors follow ``anchors`` unless the source names a style itself; ``.rst`` files are
-    reStructuredText, their includes and link titles from ``rst`` when the folder gave one."""
+    reStructuredText, their includes and link titles from ``rst`` when the folder gave one;
+    notebooks (``formats.notebook``) are read as the Markdown of their page, and one that
+    cannot be read is skipped with a warning."""
     warnings: list[str] = []
+    read = located  # every file read is hashed, a skipped notebook too
+    located, notebooks = _notebooks_as_markdown(source, located, settings, warnings)
+    # A site may give a notebook's headings ids of their own (nbsphinx, nbconvert).
+    notebook_anchors = settings.notebook_rules.anchors or anchors
     pages = []
     skipped: list[str] = []
     jobs = []
@@ -628,7 +638,7 @@ def _parse_markdown_raws(
                 path,
                 nav_title or title_from_path(path),
                 source.max_level,
-                source.anchors or anchors,
+                source.anchors or (notebook_anchors if raw.location in notebooks else anchors),
                 title_from,
                 **extra,
             )
@@ -650,8 +660,40 @@ def _parse_markdown_raws(
             f"{source.name}: skipped {len(skipped)} pages whose frontmatter sets "
             f"noindex or hidden: {shown}"
         )
-    held = [dataclasses.replace(item.raw, text="") for item in located]  # the pages hold the text
+    held = [dataclasses.replace(item.raw, text="") for item in read]  # the pages hold the text
     return Loaded(pages, held, warnings, navigation=nav and nav.file)
+
+
+def _notebooks_as_markdown(
+    source: SourceConfig, located: list[_Located], settings: Settings, warnings: list[str]
+) -> tuple[list[_Located], set[str]]:
+    """Each notebook's JSON replaced by its page's Markdown, and the notebooks' locations;
+    a notebook that is broken or no notebook at all is left out with a warning naming it:
+    one bad file is no failed build."""
+    kept, notebooks = [], set()
+    for item in located:
+        location = item.raw.location
+        syntax = settings.syntax(location)
+        if syntax is None and location.lower().endswith(NOTEBOOK_SUFFIXES):
+            syntax = "notebook"  # a notebook named on its own (a path: or url: source)
+        if syntax != "notebook":
+            if location.lower().endswith(MARKDOWN_SUFFIXES) and is_myst_notebook(item.raw.text):
+                text = read_myst_notebook(item.raw.text, settings.notebook_rules)
+                item = item._replace(raw=dataclasses.replace(item.raw, text=text))
+            kept.append(item)
+            continue
+        warn = _warner(source, location, warnings)
+        try:
+            notebook = read_notebook(item.raw.text, settings.notebook_rules)
+        except NotANotebook as exc:
+            warn(f"skipped: {exc}")
+            continue
+        if not notebook.text.strip():
+            warn("skipped: the notebook shows no text (no cells, or all removed)")
+            continue
+        kept.append(item._replace(raw=dataclasses.replace(item.raw, text=notebook.text)))
+        notebooks.add(location)
+    return kept, notebooks
 
 
 def _docname(location: str, settings: Settings) -> str:

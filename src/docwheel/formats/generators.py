@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import (
-    docsify, docusaurus, gitbook, hugo, jekyll, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
+    docsify, docusaurus, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
     starlight, vitepress,
 )
 from .site import Generator
@@ -28,6 +28,7 @@ GENERATORS: dict[str, Generator] = {
         vitepress.GENERATOR,
         starlight.GENERATOR,
         mintlify.GENERATOR,
+        jupyterbook.GENERATOR,  # before sphinx: a book may keep a generated conf.py
         sphinx.GENERATOR,
         hugo.GENERATOR,
         mdbook.GENERATOR,

@@ -235,6 +235,13 @@ def _emoji(ch: str) -> bool:
     return unicodedata.category(ch) == "So" and ord(ch) >= 0x2190
 
 
+def slugify_jupyter(heading: str, *, plain: bool = False) -> str:
+    """The id Jupyter gives a notebook heading, and nbsphinx a notebook's section (its
+    ``CreateSectionLabels``): the heading's text as it reads, case and punctuation kept,
+    each space a '-' and '"' written ``%22`` (``Code, Output`` -> ``Code,-Output``)."""
+    return "-".join((heading if plain else strip_inline(heading)).split()).replace('"', "%22")
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
@@ -248,6 +255,7 @@ ANCHOR_STYLES = {
     "docsify": slugify_docsify,
     "pandoc": slugify_pandoc,
     "kramdown": slugify_kramdown,
+    "jupyter": slugify_jupyter,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

@@ -10,6 +10,12 @@ What its documentation says, and this module does:
 - ``nav:`` names pages with titles and puts them in sections (``Page.group``).
 - ``exclude_docs`` (gitignore-style lines) and ``not_in_nav`` keep files out of the site; the
   first is read, as globs.
+- With the ``mkdocs-jupyter`` plugin, ``.ipynb`` notebooks are pages too, served as a
+  Markdown page of the same name is (``demo.ipynb`` at ``demo/``), titled by its first H1,
+  its headings given MkDocs' ids (the plugin slugifies them as Python-Markdown's toc
+  does). Of its options, ``include`` (globs of the files converted; a ``.py`` script is
+  converted through Jupytext, which docwheel does not run), ``ignore``,
+  ``no_input``/``show_input`` and ``remove_tag_config`` (nbconvert's tag removal) are read.
 """
 
 from __future__ import annotations
@@ -21,8 +27,15 @@ from pathlib import Path
 import yaml
 
 from .markdown import page_path_from_url
-from .site import Generator, Navigation, Settings, Warn, strip_suffix
+from .notebook import NBCONVERT_RAW, NotebookRules
+from .site import SUFFIXES, Generator, Navigation, Settings, Warn, excluded, strip_suffix
 
+JUPYTER_PLUGIN = "mkdocs-jupyter"
+# What MkDocs lists as pages beside notebooks: every Markdown file (rst as docwheel reads
+# any folder's .rst).
+_PAGE_SUFFIXES = tuple(
+    (suffix, "rst" if suffix == ".rst" else "markdown") for suffix in SUFFIXES if suffix != ".ipynb"
+)
 _ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?)[ \t]+\w", re.M)
 _TAB = re.compile(r'^===\+?[ \t]+"', re.M)
 
@@ -41,11 +54,24 @@ class MkDocs(Generator):
             for line in (exclude.splitlines() if isinstance(exclude, str) else ())
             if line.strip() and not line.strip().startswith(("#", "!"))
         )
+        jupyter = _plugin(data.get("plugins"), JUPYTER_PLUGIN)
+        suffixes: tuple[tuple[str, str], ...] = ()
+        rules = NotebookRules()
+        if jupyter is not None:
+            suffixes = _PAGE_SUFFIXES + ((".ipynb", "notebook"),)
+            patterns += _jupyter_ignored(jupyter)
+            rules = _jupyter_rules(jupyter)
         return Settings(
             clean_urls=clean if isinstance(clean, bool) else None,
             trailing_slash=True,
             exclude=patterns,
+            page_suffixes=suffixes,
+            notebook_rules=rules,
         )
+
+    def note(self, settings: Settings) -> str:
+        notebooks = any(syntax == "notebook" for _, syntax in settings.page_suffixes)
+        return f"notebooks: .ipynb ({JUPYTER_PLUGIN})" if notebooks else ""
 
     def url_path(self, rel: str, meta: Mapping, settings: Settings) -> str:
         path = strip_suffix(rel)
@@ -76,6 +102,57 @@ class MkDocs(Generator):
 
 
 GENERATOR = MkDocs()
+
+
+def _plugin(plugins: object, name: str) -> dict | None:
+    """The options of plugin ``name`` in ``plugins:`` (a list of names or one-key maps, or
+    a map), ``{}`` when it has none, None when it is not there."""
+    entries = plugins.items() if isinstance(plugins, dict) else (
+        next(iter(item.items())) if isinstance(item, dict) and len(item) == 1 else (item, None)
+        for item in (plugins if isinstance(plugins, list) else ())
+    )
+    for key, options in entries:
+        if key == name:
+            return options if isinstance(options, dict) else {}
+    return None
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _jupyter_ignored(options: dict) -> tuple[str, ...]:
+    """Notebooks mkdocs-jupyter leaves as plain files: matched by no ``include`` glob or
+    by an ``ignore`` one."""
+    include = _strings(options.get("include")) or ("*.py", "*.ipynb", "*.md")
+    # The plugin matches both with ``PurePath.match`` (from the right) against the file's
+    # full path, as ``excluded`` does against its path in the docs folder; a leading
+    # ``*/`` stands for a folder that may be above the docs folder.
+    ignored = tuple(p.removeprefix("*/") for p in _strings(options.get("ignore")))
+    if not any(excluded("x.ipynb", (p,)) or p.endswith(".ipynb") for p in include):
+        ignored += ("**/*.ipynb",)
+    return ignored
+
+
+def _jupyter_rules(options: dict) -> NotebookRules:
+    """mkdocs-jupyter converts with nbconvert: only the tags ``remove_tag_config`` names
+    remove anything; ``no_input: true`` or ``show_input: false`` drop all code."""
+    tags = options.get("remove_tag_config")
+    tags = tags if isinstance(tags, dict) else {}
+    show = options.get("show_input", True) is not False and options.get("no_input") is not True
+    return NotebookRules(
+        remove_cell=frozenset(_strings(tags.get("remove_cell_tags"))),
+        remove_input=frozenset(_strings(tags.get("remove_input_tags"))),
+        remove_output=frozenset(_strings(tags.get("remove_all_outputs_tags"))),
+        remove_streams=False,
+        hidden_metadata=False,
+        show_input=show,
+        raw=NBCONVERT_RAW,
+        # Heading ids stay MkDocs': the plugin gives nbconvert's headings the ids of
+        # Python-Markdown's toc slugify, so that its page TOC links work.
+    )
 
 
 def _glob(line: str) -> str:

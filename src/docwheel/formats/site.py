@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from .notebook import DEFAULT_RULES, NotebookRules
+
 Warn = Callable[[str], None]
 
 
@@ -70,10 +72,16 @@ class Settings:
     # Where the docs folder is, relative to the folder ``exclude`` is relative to ("" for
     # the docs folder itself; Sphinx's patterns are relative to ``conf.py``'s folder).
     exclude_base: str = ""
+    # The only files that are pages, when a table of contents lists them all (Jupyter
+    # Book's ``_toc.yml``); None: the listing and ``exclude`` decide.
+    pages: frozenset[str] | None = None
+    # What the site leaves off a notebook's page (a page suffix of syntax "notebook").
+    notebook_rules: NotebookRules = DEFAULT_RULES
 
     def syntax(self, rel: str) -> str | None:
-        """How the file at ``rel`` is parsed ("rst" or "markdown") when ``page_suffixes``
-        names its suffix, or None (the default rule decides, or it is no page)."""
+        """How the file at ``rel`` is parsed ("rst", "markdown" or "notebook") when
+        ``page_suffixes`` names its suffix, or None (the default rule decides, or it is no
+        page)."""
         for suffix, syntax in self.page_suffixes:
             if rel.endswith(suffix):
                 return syntax
@@ -167,7 +175,7 @@ class Generator:
         return 0
 
 
-SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst")
+SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst", ".ipynb")
 
 
 def strip_suffix(rel: str) -> str:

@@ -4,7 +4,8 @@ Pages are served at their path with ``.html`` for the source suffix (the ``html`
 ``index.rst`` is ``index.html``, a folder's too); section ids are docutils' (``make_id``
 of the title). Which files are pages is what Sphinx reads from ``conf.py``: the
 ``source_suffix`` names (``.rst`` by default; ``.md`` once a Markdown parser extension such
-as ``myst_parser`` is in ``extensions``), minus the ``exclude_patterns`` and Sphinx's own
+as ``myst_parser`` is in ``extensions``; ``.ipynb`` notebooks once ``myst_nb`` or
+``nbsphinx`` is), minus the ``exclude_patterns`` and Sphinx's own
 output (``_build``, ``_sources``). ``conf.py`` is read as text, never run (``pyconf``).
 """
 
@@ -16,15 +17,23 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urljoin
 
+from .notebook import DEFAULT_RULES, MYST_NB_RULES, NBSPHINX_RULES, NotebookRules
 from .pyconf import COMPUTED, read_assignments
 from .site import Generator, Settings, Warn
 
 _SPHINX_CONF = re.compile(r"^\s*(?:extensions|html_theme|project|master_doc|root_doc)\s*=", re.M)
-_READ = ("source_suffix", "exclude_patterns", "extensions", "default_role", "templates_path")
+_READ = ("source_suffix", "exclude_patterns", "extensions", "default_role", "templates_path",
+         "nbsphinx_custom_formats", "nb_custom_formats")
 DEFAULT_SUFFIXES = ((".rst", "rst"),)
 # Extensions that register a Markdown parser for ``.md`` (MyST's docs: it is added to
 # ``source_suffix`` unless already there).
 MARKDOWN_EXTENSIONS = frozenset({"myst_parser", "myst_nb", "recommonmark"})
+# Extensions that read ``.ipynb`` notebooks (myst-nb's and nbsphinx's docs: each registers
+# the suffix itself, so conf.py need not name it).
+NOTEBOOK_EXTENSIONS = frozenset({"myst_nb", "nbsphinx"})
+NOTEBOOK_SUFFIX = ".ipynb"
+# The filetypes those extensions register ``.ipynb`` as.
+_NOTEBOOK_FILETYPES = frozenset({"jupyter_notebook", "myst-nb", "mystnb", "ipynb"})
 # Sphinx's filetypes docwheel parses; a Markdown-named file of another filetype (a MyST
 # text notebook, ``myst-nb``) is Markdown too.
 _FILETYPES = {"restructuredtext": "rst", "markdown": "markdown"}
@@ -62,12 +71,14 @@ class Sphinx(Generator):
         extensions = read.strings("extensions", ())
         suffix = read.value("source_suffix", (str, list, tuple, dict), None)
         suffixes = _page_suffixes(suffix, extensions, read)
+        suffixes = tuple(dict.fromkeys(suffixes + _custom_formats(extensions, read)))
         exclude = read.strings("exclude_patterns", ()) + read.strings("templates_path", ())
         return Settings(
             exclude=tuple(p.strip("/") for p in exclude if p.strip("/")) + ALWAYS_EXCLUDED,
             default_role=role or "",
             page_suffixes=suffixes,
             exclude_base=_relative(root, config.parent),
+            notebook_rules=_notebook_rules(extensions),
         )
 
     def is_page(self, rel: str, settings: Settings) -> bool:
@@ -132,8 +143,10 @@ def _page_suffixes(
 ) -> tuple[tuple[str, str], ...]:
     """``source_suffix`` as (suffix, syntax) pairs, in Sphinx's order: a string or list
     names reStructuredText files (``.md`` among them is Markdown when an extension parses
-    it), a dict names each suffix's filetype; a Markdown extension adds ``.md``."""
+    it, ``.ipynb`` a notebook when one reads notebooks), a dict names each suffix's
+    filetype; a Markdown extension adds ``.md``, a notebook extension ``.ipynb``."""
     markdown_ext = any(ext.split(".")[0] in MARKDOWN_EXTENSIONS for ext in extensions)
+    notebook_ext = any(ext.split(".")[0] in NOTEBOOK_EXTENSIONS for ext in extensions)
     pairs: list[tuple[str, str]] = []
     skipped: list[str] = []
     if value is None:
@@ -143,7 +156,9 @@ def _page_suffixes(
             if not isinstance(suffix, str) or not suffix:
                 continue
             syntax = _FILETYPES.get(filetype) if isinstance(filetype, str) else None
-            if filetype is None:
+            if suffix == NOTEBOOK_SUFFIX and (filetype in _NOTEBOOK_FILETYPES or notebook_ext):
+                syntax = "notebook"
+            elif filetype is None:
                 syntax = "markdown" if markdown_ext and suffix in _MARKDOWN_NAMES else "rst"
             elif syntax is None and suffix in _MARKDOWN_NAMES:
                 syntax = "markdown"
@@ -159,16 +174,64 @@ def _page_suffixes(
             )
             suffixes = [".rst"]
         for suffix in suffixes:
+            if suffix == NOTEBOOK_SUFFIX:
+                if notebook_ext:
+                    pairs.append((suffix, "notebook"))
+                else:
+                    skipped.append(f"{suffix} (no notebook extension in extensions)")
+                continue
             markdown = markdown_ext and suffix in _MARKDOWN_NAMES
             pairs.append((suffix, "markdown" if markdown else "rst"))
     if markdown_ext and not any(suffix == ".md" for suffix, _ in pairs):
         pairs.append((".md", "markdown"))
+    if notebook_ext and not any(suffix == NOTEBOOK_SUFFIX for suffix, _ in pairs):
+        pairs.append((NOTEBOOK_SUFFIX, "notebook"))
     if skipped:
         read.warn(
             f"{read.shown}: source_suffix: {', '.join(skipped)} not read "
-            "(docwheel reads reStructuredText and Markdown)"
+            "(docwheel reads reStructuredText, Markdown and Jupyter notebooks)"
         )
     return tuple(dict.fromkeys(pairs))
+
+
+def _notebook_rules(extensions: tuple[str, ...]) -> NotebookRules:
+    """How the extension that reads the tree's notebooks renders them: myst-nb (it wins
+    when both are named: each registers ``.ipynb``, and myst-nb's docs say to use one)
+    or nbsphinx; with neither (a ``source_suffix`` naming the filetype), both rules."""
+    names = {ext.split(".")[0] for ext in extensions}
+    if "myst_nb" in names:
+        return MYST_NB_RULES
+    if "nbsphinx" in names:
+        return NBSPHINX_RULES
+    return DEFAULT_RULES
+
+
+_CUSTOM_FORMATS = (("nbsphinx_custom_formats", "nbsphinx"), ("nb_custom_formats", "myst_nb"))
+
+
+def _custom_formats(extensions: tuple[str, ...], read: _Reader) -> tuple[tuple[str, str], ...]:
+    """The suffixes a notebook extension reads as notebooks through a converter
+    (``nbsphinx_custom_formats``, myst-nb's ``nb_custom_formats``: suffix -> Jupytext
+    reader). A Markdown one is read as Markdown, which its notebook renders the same
+    prose and code of; another (a percent-format ``.py`` script) is not read."""
+    names = {ext.split(".")[0] for ext in extensions}
+    pairs: list[tuple[str, str]] = []
+    skipped: list[str] = []
+    for setting, extension in _CUSTOM_FORMATS:
+        formats = read.value(setting, dict, {}) if extension in names else {}
+        for suffix in formats:  # type: ignore[union-attr]
+            if not isinstance(suffix, str) or not suffix:
+                continue
+            if suffix in _MARKDOWN_NAMES:
+                pairs.append((suffix, "markdown"))
+            else:
+                skipped.append(suffix)
+    if skipped:
+        read.warn(
+            f"{read.shown}: notebooks in custom formats not read: {', '.join(skipped)} "
+            "(docwheel reads Markdown ones)"
+        )
+    return tuple(pairs)
 
 
 def _relative(root: Path, base: Path) -> str:
