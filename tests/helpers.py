@@ -36,6 +36,26 @@ sources:
     )
 
 
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    """Write ``files`` ({relative path: text}) under ``root``, folders made as needed."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def load_folder(base: Path, path: str, base_url: str, name: str = "s", **extra):
+    """A folder source read as a build reads it (``sources.load_source``), without a network:
+    the source ``name`` at ``path`` (relative to ``base``) published at ``base_url``."""
+    from docwheel.config import parse_config
+    from docwheel.sources import load_source
+
+    source = {"name": name, "kind": "markdown", "path": path, "base_url": base_url, **extra}
+    config = parse_config({"name": "t", "sources": [source]}, base_dir=base, origin="t.yaml")
+    return load_source(config.sources[0], fetch=None)
+
+
 def tree(directory: Path) -> dict[str, bytes]:
     """Relative path -> bytes of every file under ``directory``."""
     return {

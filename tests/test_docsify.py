@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docwheel.config import parse_config
 from docwheel.formats.generators import detect
 from docwheel.formats.headings import slugify_docsify
-from docwheel.sources import load_source
+from helpers import load_folder, write_tree as tree
 
 INDEX = """<!DOCTYPE html>
 <html><body><div id="app"></div>
@@ -55,21 +54,8 @@ SITE = {
 }
 
 
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def load(base: Path, path: str = "docs"):
-    config = parse_config(
-        {"name": "t", "sources": [{"name": "d", "kind": "markdown", "path": path, "base_url": "https://acme.example/"}]},
-        base_dir=base,
-        origin="t.yaml",
-    )
-    return load_source(config.sources[0], fetch=None)
+    return load_folder(base, path, "https://acme.example/", "d")
 
 
 def by_url(loaded) -> dict:

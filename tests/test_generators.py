@@ -19,15 +19,7 @@ from docwheel.formats.generators import GENERATORS, detect
 from docwheel.formats.jsobject import read_literal, read_value_after
 from docwheel.formats.headings import Slugger, slugify_docutils, slugify_mkdocs, split_attr_list
 from docwheel.sources import load_source
-from helpers import docwheel_cmd
-
-
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
+from helpers import docwheel_cmd, write_tree as tree
 
 
 def load(base: Path, path: str = "docs", base_url: str = "https://site.example/", **extra):

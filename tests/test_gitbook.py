@@ -18,7 +18,7 @@ from pathlib import Path
 from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.generators import detect
-from docwheel.sources import load_source
+from helpers import load_folder, write_tree as tree
 
 SUMMARY = """# Table of contents
 
@@ -47,21 +47,8 @@ SPACE = {
 }
 
 
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def load(base: Path, path: str, **extra):
-    config = parse_config(
-        {"name": "t", "sources": [{"name": "g", "kind": "markdown", "path": path, "base_url": "https://docs.example/", **extra}]},
-        base_dir=base,
-        origin="t.yaml",
-    )
-    return load_source(config.sources[0], fetch=None)
+    return load_folder(base, path, "https://docs.example/", "g", **extra)
 
 
 def by_url(loaded) -> dict:

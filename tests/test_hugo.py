@@ -20,15 +20,7 @@ from docwheel.config import parse_config
 from docwheel.formats.generators import detect
 from docwheel.formats.markdown import parse_markdown, split_frontmatter
 from docwheel.sources import load_source
-from helpers import docwheel_cmd
-
-
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
+from helpers import docwheel_cmd, write_tree as tree
 
 
 def config_for(base: Path, path: str = "content", **extra):

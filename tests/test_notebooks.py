@@ -16,6 +16,7 @@ from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.notebook import OUTPUT_LINES, NotANotebook, NotebookRules, read_notebook
 from docwheel.sources import load_source
+from helpers import write_tree as tree
 
 BASE = "https://docs.example/"
 
@@ -47,14 +48,6 @@ def stream(text: str, name: str = "stdout") -> dict:
 
 def result(data: dict) -> dict:
     return {"output_type": "execute_result", "execution_count": 1, "data": data, "metadata": {}}
-
-
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 def config(path: Path):

@@ -19,7 +19,7 @@ from docwheel.formats.pyconf import COMPUTED, read_assignments
 from docwheel.formats.sphinx import excluded
 from docwheel.sources import load_source
 
-from helpers import docwheel_cmd
+from helpers import docwheel_cmd, write_tree as tree
 
 BASE = "https://docs.example/en/5.0/"
 
@@ -67,14 +67,6 @@ Getting help
 
 Try the FAQ first.
 """
-
-
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 def config(path: Path, base_dir: Path | None = None):
