@@ -22,6 +22,10 @@ source (``remark-heading``) say, and this module does:
   ``<Tabs items>`` label at its place, ``<Callout title>``, ``<Accordion title>`` and
   ``<Card title>`` titles, ``<Files>``/``<Folder>``/``<File>`` names, a ``<TypeTable>``'s
   properties with their types and descriptions; ``<Steps>``/``<Step>`` keep their headings.
+- ``<include>./part.mdx</include>`` shows that file's text (from the page's folder; its
+  frontmatter not shown), a file that is not Markdown (or ``lang=``) as a code block; the
+  included file is part of the page, no page of its own (remark-include). One that cannot
+  be read (missing, outside the docs folder, ``file.mdx#section``) shows nothing.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ _DEFAULT_DIR = "content/docs"
 _DEFAULT_BASE = "docs"
 _IMPORT = re.compile(r"""^import\s.*['"]fumadocs-(?:ui|core)/""", re.M)
 _SEPARATOR = re.compile(r"^---(.*?)---$")
+_UNREAD_INCLUDE = re.compile(r"^[ \t]*<include(?:\s[^<>]*)?>[^<>\n]*</include>[ \t]*$", re.M)
 
 
 class Fumadocs(Generator):
@@ -102,6 +107,8 @@ class Fumadocs(Generator):
         return url_path.strip("/") or "index"
 
     def shown(self, text: str, settings: Settings) -> str:
+        if "<include" in text:  # one the loader could not read (missing, outside, a section)
+            text = _UNREAD_INCLUDE.sub("", text)
         return shown_components(text, custom_ids="verbatim")
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
