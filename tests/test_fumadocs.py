@@ -232,3 +232,16 @@ def test_the_build_and_info_name_fumadocs(tmp_path):
     )
     assert info.returncode == 0, info.stderr
     assert "  generator: fumadocs (from source.config.ts)" in info.stdout.splitlines()
+
+
+def test_code_blocks_with_a_tab_name_show_it_and_a_wrapped_tabs_tag_keeps_its_items(tmp_path):
+    body = (
+        '```bash tab="npm"\nnpm i acme\n```\n\n```bash tab="pnpm"\npnpm add acme\n```\n\n'
+        "<Tabs\n  groupId=\"pm\"\n  items={['yarn', 'bun']}\n>\n  <Tab>yarn add acme</Tab>\n  <Tab>bun add acme</Tab>\n</Tabs>\n"
+    )
+    tree(tmp_path, page_with(body))
+    (page,) = load(tmp_path).pages
+    text = page.sections[0].text
+    assert text.startswith("npm\n\n```bash\nnpm i acme\n```")
+    assert "pnpm\n\n```bash\npnpm add acme" in text and 'tab="' not in text
+    assert "yarn\nyarn add acme" in text and "bun\nbun add acme" in text

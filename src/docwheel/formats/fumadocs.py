@@ -21,7 +21,8 @@ source (``remark-heading``) say, and this module does:
 - Components as the page shows them (``nextsite.shown_components``): ``<Tab value>`` or the
   ``<Tabs items>`` label at its place, ``<Callout title>``, ``<Accordion title>`` and
   ``<Card title>`` titles, ``<Files>``/``<Folder>``/``<File>`` names, a ``<TypeTable>``'s
-  properties with their types and descriptions; ``<Steps>``/``<Step>`` keep their headings.
+  properties with their types and descriptions; ``<Steps>``/``<Step>`` keep their headings;
+  a code block with ``tab="npm"`` in its info string shows that label (remark-code-tab).
 - ``<include>./part.mdx</include>`` shows that file's text (from the page's folder; its
   frontmatter not shown), a file that is not Markdown (or ``lang=``) as a code block; the
   included file is part of the page, no page of its own (remark-include). One that cannot
@@ -109,7 +110,7 @@ class Fumadocs(Generator):
     def shown(self, text: str, settings: Settings) -> str:
         if "<include" in text:  # one the loader could not read (missing, outside, a section)
             text = _UNREAD_INCLUDE.sub("", text)
-        return shown_components(text, custom_ids="verbatim")
+        return shown_components(text, custom_ids="verbatim", code_tabs=True)
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
         settings = self.settings(config, root, warn)

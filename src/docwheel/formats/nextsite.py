@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .headings import slugify
 from .jsobject import read_literal
-from .markdown import PROSE, classify_lines
+from .markdown import FENCE, PROSE, classify_lines
 from .site import Settings, strip_suffix
 
 PAGE_SUFFIXES = (".md", ".mdx")
@@ -154,27 +154,37 @@ _HEADING_EXPR = re.compile(r"^([ \t]*)\{\s*<h([1-6])\b[^>]*>(.*?)</h\2>\s*\}[ \t
 _ATX = re.compile(r"^( {0,3}#{1,6}[ \t]+.*?)[ \t]*\[#([^\]]+?)\][ \t]*$")
 _ATX_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]+(.*?)[ \t]*#*[ \t]*$")
 _VERBATIM_ID = re.compile(r"^[A-Za-z0-9_][\w.:-]*$")
+_TABS_START = re.compile(r"^[ \t]*<Tabs(?:\s|$)")
+_CODE_TAB = re.compile(r"""^([ \t]*)(?:`{3,}|~{3,})[^\n]*?(\s*\btab="(.+?)")""")
 
 
 def shown_components(
-    text: str, *, custom_ids: str, tab_anchors: bool = False, tab_headings: bool = True
+    text: str, *, custom_ids: str, tab_anchors: bool = False, tab_headings: bool = True, code_tabs: bool = False
 ) -> str:
     """``text`` with Next.js docs components read as the page shows them (module
     docstring). ``custom_ids``: how a ``[#id]`` is read, ``"slug"`` (Nextra slugs it) or
     ``"verbatim"`` (Fumadocs); ``tab_anchors``: a tab of ``<Tabs items>`` has an anchor of
     its label (Nextra's hidden ``<h3 id>``); ``tab_headings``: headings inside a tab stay
-    headings (Nextra gives them no id and leaves them out of the TOC: False)."""
-    if not any(mark in text for mark in ("<Tab", "<File", "<Folder", "[#", "{<h", "<TypeTable")):
+    headings (Nextra gives them no id and leaves them out of the TOC: False);
+    ``code_tabs``: a code block whose info string says ``tab="npm"`` shows that label above
+    it (Fumadocs' remark-code-tab)."""
+    marks = ("<Tab", "<File", "<Folder", "[#", "{<h", "<TypeTable", *((' tab="',) if code_tabs else ()))
+    if not any(mark in text for mark in marks):
         return text
     if "<TypeTable" in text:
         text = type_tables(text)
     lines = text.split("\n")
     kinds = classify_lines(lines)
+    if "<Tabs" in text:
+        lines, kinds = _join_tab_tags(lines, kinds)
     out: list[str] = []
     tabs: list[list] = []  # open <Tabs>: [items, index of the next tab]
     in_tab = 0
     for line, kind in zip(lines, kinds):
         if kind != PROSE:
+            if code_tabs and kind == FENCE and (m := _CODE_TAB.match(line)):
+                out += [m.group(1) + m.group(3), ""]
+                line = line.replace(m.group(2), "", 1)
             out.append(line)
             continue
         if "<Tab" in line or "</Tab" in line:
@@ -189,6 +199,29 @@ def shown_components(
             line = _FILE_CLOSE.sub("", _FILE_TAG.sub(lambda f: f.group(1) or f.group(2) or "", line))
         out.extend(line.split("\n"))
     return "\n".join(out)
+
+
+def _join_tab_tags(lines: list[str], kinds: list[str]) -> tuple[list[str], list[str]]:
+    """A ``<Tabs`` opening tag written over several prose lines (its ``items`` wrapped)
+    joined onto one line, so its items are read with it."""
+    out_lines: list[str] = []
+    out_kinds: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if kinds[i] == PROSE and _TABS_START.match(line) and ">" not in line:
+            j = i + 1
+            while j < len(lines) and j < i + 20 and kinds[j] == PROSE and ">" not in lines[j]:
+                j += 1
+            if j < len(lines) and kinds[j] == PROSE and ">" in lines[j]:
+                out_lines.append(" ".join(part.strip() if k else part.rstrip() for k, part in enumerate(lines[i : j + 1])))
+                out_kinds.append(PROSE)
+                i = j + 1
+                continue
+        out_lines.append(line)
+        out_kinds.append(kinds[i])
+        i += 1
+    return out_lines, out_kinds
 
 
 def _custom_id(m: re.Match[str], style: str) -> str:
