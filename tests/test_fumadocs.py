@@ -198,6 +198,13 @@ def test_a_type_table_shows_its_properties_types_and_descriptions(tmp_path):
     assert "retry — type: boolean — Try again" in text and "TypeTable" not in text
 
 
+def test_a_type_table_in_a_code_sample_stays_as_written(tmp_path):
+    sample = "```mdx\n<TypeTable type={{ a: { description: 'A', type: 'string' } }} />\n```"
+    tree(tmp_path, page_with(f"## Usage\n\n{sample}\n"))
+    (page,) = load(tmp_path).pages
+    assert page.sections[1].text == sample
+
+
 def test_a_custom_id_is_kept_as_written(tmp_path):
     tree(tmp_path, page_with("## Options [#opts]\n\nText.\n\n## Two words\n\nMore.\n"))
     (page,) = load(tmp_path).pages

@@ -202,6 +202,14 @@ def test_tabs_show_their_items_as_labels_and_headings_in_a_tab_are_no_sections(t
     assert [a.anchor for a in intro.anchors] == ["npm", "pnpm"]  # Nextra's hidden <h3 id>
 
 
+def test_a_component_a_code_span_shows_is_text(tmp_path):
+    body = "# `<Tabs>` Component\n\nUse `<FileTree.File name=\"x\" />` and `<Tabs.Tab>`.\n"
+    tree(tmp_path, page_with(body))
+    (page,) = load(tmp_path).pages
+    assert page.title == "<Tabs> Component"
+    assert '`<FileTree.File name="x" />`' in page.sections[0].text and "`<Tabs.Tab>`" in page.sections[0].text
+
+
 def test_steps_headings_stay_sections_and_a_jsx_heading_is_text(tmp_path):
     body = "# Setup\n\n<Steps>\n### Create a file\n\nWrite it.\n\n### Run it\n\n{<h3>Quietly</h3>}\n\nDone.\n</Steps>\n"
     tree(tmp_path, page_with(body))

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 
-from .headings import slugify
+from .headings import CODE_SPAN, slugify
 from .jsobject import read_literal
 from .markdown import FENCE, PROSE, classify_lines
 from .site import Settings, strip_suffix
@@ -196,9 +198,13 @@ def shown_components(
         if "{<h" in line and (m := _HEADING_EXPR.match(line)):
             line = m.group(1) + m.group(3)  # a heading kept out of the TOC: its text
         if "<File" in line or "<Folder" in line or "</F" in line:
-            line = _FILE_CLOSE.sub("", _FILE_TAG.sub(lambda f: f.group(1) or f.group(2) or "", line))
+            line = _outside_code(line, _file_names)
         out.extend(line.split("\n"))
     return "\n".join(out)
+
+
+def _file_names(text: str) -> str:
+    return _FILE_CLOSE.sub("", _FILE_TAG.sub(lambda f: f.group(1) or f.group(2) or "", text))
 
 
 def _join_tab_tags(lines: list[str], kinds: list[str]) -> tuple[list[str], list[str]]:
@@ -264,8 +270,21 @@ def _tab_line(line: str, tabs: list[list], in_tab: int, anchors: bool) -> tuple[
                     return f'\n<a id="{ident}"></a>\n{label}\n'
         return f"\n{label}\n" if label else ""
 
-    line = _TAB_TAG.sub(shown, line)
+    line = _outside_code(line, lambda part: _TAB_TAG.sub(shown, part))
     return line, depth[0]
+
+
+def _outside_code(line: str, change: Callable[[str], str]) -> str:
+    """``change`` applied to the parts of ``line`` outside inline code spans: a tag a code
+    span shows (``# `<Tabs>` Component``) is text, not a component."""
+    if "`" not in line:
+        return change(line)
+    parts, pos = [], 0
+    for m in CODE_SPAN.finditer(line):
+        parts += [change(line[pos : m.start()]), m.group(0)]
+        pos = m.end()
+    parts.append(change(line[pos:]))
+    return "".join(parts)
 
 
 def type_tables(text: str) -> str:
@@ -273,9 +292,12 @@ def type_tables(text: str) -> str:
     shows it: a line per property with its name, type, default and description."""
     out: list[str] = []
     pos = 0
+    lines = text.split("\n")
+    kinds = classify_lines(lines)
+    starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
     for m in re.finditer(r"<TypeTable\b", text):
-        if m.start() < pos:
-            continue
+        if m.start() < pos or kinds[bisect_right(starts, m.start()) - 1] != PROSE:
+            continue  # inside the last one, or a code sample showing the component
         start = text.find("type={", m.end())
         close = _closing_brace(text, start + 5) if 0 <= start < m.end() + 200 else -1
         end = text.find(">", close) if close >= 0 else -1
