@@ -170,6 +170,13 @@ def test_tabs_take_their_value_or_their_items_label(tmp_path):
     assert "pnpm\npnpm add acme" in page.sections[0].text and "import" not in page.sections[0].text
 
 
+def test_a_tab_with_an_id_is_a_link_target(tmp_path):
+    body = "<Tabs items={['C', 'C++']}>\n  <Tab value=\"C\">c</Tab>\n  <Tab id=\"tab-cpp\" value=\"C++\">cpp</Tab>\n</Tabs>\n"
+    tree(tmp_path, page_with(body))
+    (page,) = load(tmp_path).pages
+    assert [a.anchor for a in page.sections[0].anchors] == ["tab-cpp"]
+
+
 def test_callout_accordion_and_file_names_are_text_and_steps_keep_their_headings(tmp_path):
     body = (
         '<Callout title="Heads up" type="warn">Read this.</Callout>\n\n'

@@ -146,6 +146,7 @@ def title_case(name: str) -> str:
 _TAB_TAG = re.compile(
     r"""<(/?)(Tabs\.Tab|Tabs|Tab)((?:\s+[\w:.-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{(?:[^{}]|\{[^{}]*\})*\}))?)*)\s*(/?)>"""
 )
+_ID_ATTR = re.compile(r"""(?<![\w-])id\s*=\s*(?:"([^"]+)"|'([^']+)')""")
 _ITEMS = re.compile(r"""\bitems\s*=\s*\{(\[.*?\])\}""", re.S)
 _LABEL = re.compile(r"""(?<![\w-])(value|name|label|title)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 _FILE_TAG = re.compile(
@@ -261,14 +262,17 @@ def _tab_line(line: str, tabs: list[list], in_tab: int, anchors: bool) -> tuple[
             depth[0] += 1
         found = _LABEL.search(attrs)
         label = next((g for g in found.groups()[1:] if g), "") if found else ""
+        given = _ID_ATTR.search(attrs)  # `<Tab id="tab-cpp">`: a link target that opens the tab
+        ident = given.group(1) or given.group(2) if given else ""
         if tabs:
             items, index = tabs[-1]
             tabs[-1][1] = index + 1
             if not label and index < len(items) and isinstance(items[index], (str, int, float)):
                 label = str(items[index])
-                if anchors and label and (ident := slugify(label, plain=True)):
-                    return f'\n<a id="{ident}"></a>\n{label}\n'
-        return f"\n{label}\n" if label else ""
+                if anchors and not ident:
+                    ident = slugify(label, plain=True)
+        anchor = f'<a id="{ident}"></a>\n' if ident else ""
+        return f"\n{anchor}{label}\n" if label or anchor else ""
 
     line = _outside_code(line, lambda part: _TAB_TAG.sub(shown, part))
     return line, depth[0]
