@@ -124,6 +124,19 @@ def test_a_literal_dir_and_base_url_move_the_pages_and_their_addresses(tmp_path)
     assert set(by_url(load(tmp_path))) == {"learn/start"}
 
 
+def test_only_define_docs_names_the_docs_folder_not_another_collection(tmp_path):
+    tree(tmp_path, {
+        "source.config.ts": (
+            "import { defineCollections, defineDocs } from 'fumadocs-mdx/config';\n"
+            "export const { docs, meta } = defineDocs({ docs: { async: true } });\n"
+            "export const blog = defineCollections({ type: 'doc', dir: 'content/blog' });\n"
+        ),
+        "content/docs/start.mdx": fm("Start", "Begin."),
+        "content/blog/post.mdx": fm("Post", "A post."),
+    })
+    assert set(by_url(load(tmp_path))) == {"docs/start"}
+
+
 def test_the_title_and_description_come_from_the_frontmatter(tmp_path):
     tree(tmp_path, SITE)
     home = by_url(load(tmp_path))["docs"]

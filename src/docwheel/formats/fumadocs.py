@@ -36,7 +36,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from .jsobject import read_value_after
+from .jsobject import read_literal, read_value_after
 from .nextsite import (
     ContentRoot, ContentSettings, address, content_roots, read_json, read_text, route_segments,
     shown_components, title_case,
@@ -77,9 +77,9 @@ class Fumadocs(Generator):
         if project is not None:
             for name in _SOURCE_CONFIGS:
                 if (project / name).is_file():
-                    found = read_value_after(read_text(project / name), ("dir",))
-                    if isinstance(found, str) and found.strip("./"):
-                        folder = found.strip().removeprefix("./").strip("/")
+                    found = _docs_dir(read_text(project / name))
+                    if found:
+                        folder = found
                     break
             for name in _LOADERS:
                 if (project / name).is_file():
@@ -126,6 +126,16 @@ class Fumadocs(Generator):
 
 
 GENERATOR = Fumadocs()
+
+
+def _docs_dir(text: str) -> str | None:
+    """The literal ``dir`` of ``defineDocs({ dir })`` (not another collection's)."""
+    m = re.search(r"\bdefineDocs\s*\(", text)
+    value = read_literal(text[m.end() :]) if m else None
+    found = value.get("dir") if isinstance(value, dict) else None
+    if isinstance(found, str) and found.strip().strip("./"):
+        return found.strip().removeprefix("./").strip("/")
+    return None
 
 
 def _up(root: Path, inside: str) -> Path:
