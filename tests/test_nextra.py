@@ -267,3 +267,23 @@ def test_the_build_and_info_name_nextra(tmp_path):
     )
     assert info.returncode == 0, info.stderr
     assert "  generator: nextra (from ../next.config.mjs)" in info.stdout.splitlines()
+
+
+def test_a_meta_global_file_describes_the_whole_tree_in_items(tmp_path):
+    tree(tmp_path, {
+        "next.config.mjs": NEXT_CONFIG,
+        "app/_meta.global.ts": (
+            "export default {\n  index: { type: 'page', display: 'hidden' },\n"
+            "  docs: {\n    type: 'page',\n    title: 'Documentation',\n    items: {\n      index: '',\n"
+            "      _: { type: 'separator', title: 'Themes' },\n      theme: { title: 'Docs Theme', items: { start: 'Start here' } },\n"
+            "    }\n  },\n}\n"
+        ),
+        "app/page.mdx": "# Home\n",
+        "app/docs/page.mdx": "# Docs\n",
+        "app/docs/theme/start/page.mdx": "Starting.\n",
+    })
+    pages = by_url(load(tmp_path))
+    assert pages["docs/theme/start"].group == ("Documentation", "Themes", "Docs Theme")
+    assert pages["docs/theme/start"].title == "Start here"
+    assert pages["docs"].group == ("Documentation",)
+    assert pages[""].group == ()  # hidden from the navbar, still a page

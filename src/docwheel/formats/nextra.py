@@ -12,7 +12,8 @@ remark-custom-heading-id, remark-mdx-title) say, and this module does:
   ``next.config`` sets it; ``app/`` route groups ``(name)`` leave no segment.
 - ``_meta.json`` or ``_meta.{js,jsx,ts,tsx}`` (object literals, read, never run) in each
   folder titles its pages and folders (``key: 'Title'`` or ``{title}``; ``'*'`` is every
-  item's default). A folder's title labels the pages in it; an item of ``type:
+  item's default); Nextra 4's ``_meta.global`` file at the content root holds them all, a
+  folder's entries in its ``items``. A folder's title labels the pages in it; an item of ``type:
   'separator'`` with a title labels the items after it; a top-level ``type: 'page'`` item
   is a navbar tab, labelling everything in it. ``display: 'hidden'`` keeps an item out of
   the sidebar but the page is still served at its URL (meta-file, "Hidden Routes"), so it
@@ -52,6 +53,8 @@ _CONTENT = (
     ("app", True), ("src/app", True),
 )
 _META = ("_meta.json", "_meta.js", "_meta.ts", "_meta.jsx", "_meta.tsx", "_meta.mjs")
+# Nextra 4: one `_meta.global` file at the content root, a folder's entries in `items`.
+_GLOBAL = tuple(name.replace("_meta", "_meta.global") for name in _META if not name.endswith(".json"))
 _PAGE = re.compile(r"(?:^|/)page\.mdx?$")
 _IMPORT = re.compile(r"""^import\s.*['"]nextra(?:-theme-docs)?(?:/components)?['"]""", re.M)
 
@@ -137,9 +140,9 @@ def _up(root: Path, inside: str) -> Path:
     return folder
 
 
-def read_meta(folder: Path, warn: Warn) -> tuple[str | None, dict]:
+def read_meta(folder: Path, warn: Warn, names: tuple[str, ...] = _META) -> tuple[str | None, dict]:
     """The ``_meta`` file of ``folder`` (its name, its entries in order), or (None, {})."""
-    for name in _META:
+    for name in names:
         file = folder / name
         if not file.is_file():
             continue
@@ -180,11 +183,21 @@ class _Walk:
         return address(route_segments(path, app=content.app, groups=content.app), base).strip("/") or "index"
 
     def folder(
-        self, folder: Path, rel: str, labels: tuple[str, ...], content: ContentRoot, *, top: bool, hidden: bool
+        self, folder: Path, rel: str, labels: tuple[str, ...], content: ContentRoot, *, top: bool, hidden: bool,
+        given: dict | None = None,
     ) -> None:
-        name, meta = read_meta(folder, self.warn)
-        if name:
-            self.read.append(f"{rel}/{name}" if rel else name)
+        """Label the pages in ``folder``; ``given``: its entries from the ``items`` of its
+        parent's (a ``_meta.global`` file describes the whole tree in one object)."""
+        if given is not None:
+            meta = given
+        else:
+            name, meta = read_meta(folder, self.warn, _GLOBAL if top else _META)
+            if name:
+                self.read.append(f"{rel}/{name}" if rel else name)
+            if top and not name:
+                name, meta = read_meta(folder, self.warn)
+                if name:
+                    self.read.append(name)
         default = meta.get("*") if isinstance(meta.get("*"), dict) else {}
         entries = _entries(folder, content.app)
         if content.app and rel:
@@ -224,7 +237,8 @@ class _Walk:
         sub = folder / key
         if sub.is_dir() and not (content.app and key == "index" and not rel):
             inner = own if tab else (*own, title or title_case(key))
-            self.folder(sub, path, inner, content, top=False, hidden=hidden)
+            items = item.get("items") if isinstance(item.get("items"), dict) else None
+            self.folder(sub, path, inner, content, top=False, hidden=hidden, given=items)
 
 
 def _entries(folder: Path, app: bool) -> set[str]:
