@@ -29,9 +29,6 @@ from .jsobject import read_literal
 from .markdown import FENCE, PROSE, classify_lines
 from .site import Settings, strip_suffix
 
-PAGE_SUFFIXES = (".md", ".mdx")
-
-
 @dataclass(frozen=True)
 class ContentRoot:
     """One folder of pages: ``folder`` from the docs folder ("" when the docs folder is in
@@ -76,7 +73,8 @@ def content_roots(project: Path | None, root: Path, candidates: tuple[tuple[str,
         if not folder.is_dir():
             continue
         if here == folder or folder in here.parents:
-            return (ContentRoot("", here.relative_to(folder).as_posix().strip("."), app),)
+            inside = here.relative_to(folder).as_posix()
+            return (ContentRoot("", "" if inside == "." else inside, app),)
         if here in folder.parents:
             found.append(ContentRoot(folder.relative_to(here).as_posix(), "", app))
     return tuple(found) or (ContentRoot(""),)
@@ -103,19 +101,6 @@ def address(segments: list[str], base: str, trailing_slash: bool = False) -> str
     it (no trailing slash unless ``trailingSlash: true``)."""
     path = "/".join(s for s in [base, *segments] if s)
     return path + "/" if path and trailing_slash else path
-
-
-def page_files(folder: Path) -> list[Path]:
-    """The Markdown files below ``folder``, in path order, outside hidden folders and
-    ``node_modules``."""
-    found = []
-    for path in sorted(folder.rglob("*")):
-        parts = path.relative_to(folder).parts
-        if any(p.startswith(".") or p == "node_modules" for p in parts):
-            continue
-        if path.suffix.lower() in PAGE_SUFFIXES and path.is_file():
-            found.append(path)
-    return found
 
 
 def read_json(file: Path, warn: Callable[[str], None]) -> object:
