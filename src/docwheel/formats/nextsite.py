@@ -11,7 +11,8 @@ The components (``shown_components``): a ``<Tabs items={[…]}>`` tab shows its 
 ``value``/``name``/``label`` or the item at its place), a file tree its file and folder
 names, a ``<TypeTable type={{…}}>`` its property names, types and descriptions, a
 ``{<h3>Step</h3>}`` its text; a heading's ``[#custom-id]`` becomes the id it sets.
-Pure: text in, text out; the folder logic reads only what it is given.
+The component rules are pure (text in, text out); the folder helpers read only the
+folders and files they are given.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .headings import CODE_SPAN, slugify
 from .jsobject import read_literal
 from .markdown import FENCE, PROSE, classify_lines
 from .site import Settings, strip_suffix
+
 
 @dataclass(frozen=True)
 class ContentRoot:
