@@ -272,3 +272,18 @@ def test_code_blocks_with_a_tab_name_show_it_and_a_wrapped_tabs_tag_keeps_its_it
     assert text.startswith("npm\n\n```bash\nnpm i acme\n```")
     assert "pnpm\n\n```bash\npnpm add acme" in text and 'tab="' not in text
     assert "yarn\nyarn add acme" in text and "bun\nbun add acme" in text
+
+
+def test_named_in_the_sources_file_without_a_config_the_folder_is_the_docs_folder(tmp_path):
+    tree(tmp_path, {"docs/meta.json": json.dumps({"title": "Guide"}), "docs/sub/a.mdx": fm("A", "a")})
+    loaded = load(tmp_path, "docs", generator="fumadocs")
+    assert (loaded.generator, loaded.generator_reason) == ("fumadocs", "from the sources file")
+    (page,) = loaded.pages
+    assert (page.url, page.path, page.group) == ("https://site.example/docs/sub/a", "sub/a", ("Sub",))
+
+
+def test_pages_importing_fumadocs_components_are_fumadocs_without_a_config(tmp_path):
+    imports = "---\ntitle: P\n---\n\nimport { Tab, Tabs } from 'fumadocs-ui/components/tabs';\n\nText.\n"
+    pages = [(f"p{n}.mdx", imports) for n in range(2)]
+    tree(tmp_path, {f"docs/{rel}": text for rel, text in pages})
+    assert detect(tmp_path / "docs", pages).generator.name == "fumadocs"
