@@ -18,6 +18,7 @@ from . import (
     docsify, docusaurus, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
     starlight, vitepress,
 )
+from . import fumadocs, nextra
 from .site import Generator
 
 GENERATORS: dict[str, Generator] = {
@@ -36,6 +37,8 @@ GENERATORS: dict[str, Generator] = {
         docsify.GENERATOR,
         quarto.GENERATOR,
         jekyll.GENERATOR,
+        nextra.GENERATOR,
+        fumadocs.GENERATOR,
         plain.GENERATOR,
     )
 }

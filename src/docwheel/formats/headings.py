@@ -268,7 +268,7 @@ _ATTR_LIST = re.compile(
     r"[ \t]*\{:?[ \t]*((?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*))"
     r"(?:[ \t]+(?:[#.][\w.:-]+|[\w-]+=(?:\"[^\"]*\"|'[^']*'|[^\s}]*)))*)[ \t]*\}[ \t]*$"
 )
-_ATTR_ID = re.compile(r"(?:^|\s)#([A-Za-z0-9_][\w.:-]*)")
+_ATTR_ID = re.compile(r"(?:^|\s)#(\w[\w.:-]*)")  # a letter of any script may open an id
 
 
 def split_attr_list(heading: str) -> tuple[str, str | None]:

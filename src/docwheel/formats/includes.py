@@ -5,7 +5,7 @@
 ``{{#include file.rs:2:10}}``, ``{{#rustdoc_include …}}`` and ``{{#playground …}}`` (with
 ``{{#title …}}``, which names the page), ``{{< include _file.qmd >}}`` (Quarto),
 ``{% include note.md %}`` from ``_includes/`` and ``{% include_relative file.md %}``
-(Jekyll's Liquid, Markdown targets only), and an MDX page
+(Jekyll's Liquid, Markdown targets only), Fumadocs' ``<include>./file.mdx</include>``, and an MDX page
 that imports a Markdown file as a component (``import Tip from '/snippets/tip.mdx'`` then
 ``<Tip />``: Mintlify snippets, Docusaurus partials): the page shows the target's text,
 never the line. Resolving needs files, but this module stays pure: the caller
@@ -43,7 +43,11 @@ _LIQUID_INCLUDE = re.compile(
     r"""(?:[ \t][^%]*)?-?%\}[ \t]*$"""
 )
 _LIQUID_MARKDOWN = (".md", ".markdown")
-_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ", "{{<", "{%")
+# Fumadocs MDX: `<include>./part.mdx</include>` (from the including file's folder); a file
+# that is not Markdown, or one given `lang=`, is a code block.
+_MDX_INCLUDE = re.compile(r"^([ \t]*)<include(\s[^<>]*)?>[ \t]*([^<>\n]+?)[ \t]*</include>[ \t]*$")
+_LANG_ATTR = re.compile(r"""\blang\s*=\s*["']([^"']+)["']""")
+_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ", "{{<", "{%", "<include")
 # MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
 _MDX_IMPORT = re.compile(
     r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
@@ -133,6 +137,11 @@ def _include(line: str, fenced: bool) -> tuple[str, str, str, str] | None:
         if not target.lower().endswith(_LIQUID_MARKDOWN):
             return None
         return m.group(1), target if m.group(2) == "include_relative" else "/_includes/" + target, "md", ""
+    if "<include" in line and (m := _MDX_INCLUDE.match(line)):
+        target, lang = m.group(3), _LANG_ATTR.search(m.group(2) or "")
+        if lang is None and target.split("#")[0].lower().endswith((".md", ".mdx")):
+            return (m.group(1), target, "md", "") if "#" not in target else None  # a section: not read
+        return m.group(1), target, lang.group(1) if lang else _language(target), ""
     if line.lstrip().startswith("<<<") and (m := _VP_CODE.match(line)):
         return m.group(1), m.group(2), _language(m.group(2)), m.group(4) or ""
     if "{*" in line and (m := _CODE_MACRO.match(line)):
