@@ -24,8 +24,7 @@ from pathlib import Path
 from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.generators import detect
-from docwheel.sources import load_source
-from helpers import docwheel_cmd
+from helpers import docwheel_cmd, load_folder, write_tree as tree
 
 PACKAGE = json.dumps({"name": "site", "dependencies": {"fumadocs-core": "15.0.0", "fumadocs-ui": "15.0.0", "next": "15.0.0"}})
 SOURCE_CONFIG = (
@@ -56,21 +55,8 @@ SITE = {
 }
 
 
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def load(base: Path, path: str = ".", base_url: str = "https://site.example/", **extra):
-    config = parse_config(
-        {"name": "t", "sources": [{"name": "f", "kind": "markdown", "path": path, "base_url": base_url, **extra}]},
-        base_dir=base,
-        origin="t.yaml",
-    )
-    return load_source(config.sources[0], fetch=None)
+    return load_folder(base, path, base_url, "f", **extra)
 
 
 def by_url(loaded) -> dict:

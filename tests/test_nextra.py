@@ -27,8 +27,7 @@ from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.generators import detect
 from docwheel.formats.nextra import _meta_literal
-from docwheel.sources import load_source
-from helpers import docwheel_cmd
+from helpers import docwheel_cmd, load_folder, write_tree as tree
 
 NEXT_CONFIG = "import nextra from 'nextra'\n\nconst withNextra = nextra({ contentDirBasePath: '/docs' })\n\nexport default withNextra({})\n"
 
@@ -52,21 +51,8 @@ SITE = {
 }
 
 
-def tree(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
 def load(base: Path, path: str = ".", base_url: str = "https://site.example/", **extra):
-    config = parse_config(
-        {"name": "t", "sources": [{"name": "n", "kind": "markdown", "path": path, "base_url": base_url, **extra}]},
-        base_dir=base,
-        origin="t.yaml",
-    )
-    return load_source(config.sources[0], fetch=None)
+    return load_folder(base, path, base_url, "n", **extra)
 
 
 def by_url(loaded) -> dict:
