@@ -86,7 +86,7 @@ _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _TAB_LABEL_ATTR = re.compile(r"""(?<![\w-])(label|value)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _DROPPED = "\ufdd0"  # marks where a tag was removed, so emptied lines can be dropped
 
-_PAGE_EXTENSIONS = (".md", ".mdx", ".qmd", ".rst", ".html", ".htm", ".txt")
+_PAGE_EXTENSIONS = (".md", ".mdx", ".qmd", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".txt")
 
 
 def normalize_text(text: str) -> str:
