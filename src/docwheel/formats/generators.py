@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import (
-    docsify, docusaurus, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
+    antora, docsify, docusaurus, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
     starlight, vitepress,
 )
 from .site import Generator
@@ -36,6 +36,7 @@ GENERATORS: dict[str, Generator] = {
         docsify.GENERATOR,
         quarto.GENERATOR,
         jekyll.GENERATOR,
+        antora.GENERATOR,
         plain.GENERATOR,
     )
 }
