@@ -82,7 +82,8 @@ class Antora(Generator):
         if version is None or version is True or version is False:
             # ~: no version segment; true: the git branch names it, which a folder has not
             version = ""
-        attrs = {
+        attrs = {  # the intrinsic attributes Antora sets on every page
+            "env": "site", "env-site": "", "site-gen": "antora", "site-gen-antora": "",
             "page-component-name": name,
             "page-component-version": str(version) or "~",
             "page-component-title": str(descriptor.get("title") or name),

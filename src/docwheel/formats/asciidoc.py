@@ -898,6 +898,8 @@ def _escape(text: str) -> str:
 
 
 def _code(text: str, language: str) -> str:
+    if not text.strip():
+        return ""  # an empty block (an include that did not resolve) shows nothing
     longest = max((len(m) for m in re.findall(r"^[ \t]*(`{3,})", text, re.M)), default=2)
     ticks = "`" * max(3, longest + 1)
     language = language.strip() if re.fullmatch(r"[\w+.#-]*", language.strip()) else ""
