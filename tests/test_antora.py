@@ -93,6 +93,13 @@ def test_a_version_of_tilde_and_a_component_named_root_have_no_url_segment(tmp_p
     assert "https://site.example/guide/install.html" in [p.url for p in load(tmp_path).pages]
 
 
+def test_a_version_from_the_git_branch_warns_and_gives_no_segment(tmp_path):
+    tree(tmp_path, {**COMPONENT, "docs/antora.yml": "name: acme\nversion: true\n"})
+    loaded = load(tmp_path)
+    assert "https://site.example/acme/guide/install.html" in [p.url for p in loaded.pages]
+    assert any("version: true" in warning for warning in loaded.warnings)
+
+
 def test_the_descriptors_attributes_set_and_unset_and_includes_resolve_in_the_component(tmp_path):
     tree(tmp_path, COMPONENT)
     loaded = load(tmp_path)

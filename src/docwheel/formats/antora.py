@@ -79,9 +79,10 @@ class Antora(Generator):
             prefix = ""
         name = str(descriptor.get("name") or base.name)
         version = descriptor.get("version", "")
+        if version is True:
+            warn("antora.yml: version: true takes its value from the git branch, which a folder does not name; pages have no version segment")
         if version is None or version is True or version is False:
-            # ~: no version segment; true: the git branch names it, which a folder has not
-            version = ""
+            version = ""  # ~: the component version has no URL segment
         attrs = {  # the intrinsic attributes Antora sets on every page
             "env": "site", "env-site": "", "site-gen": "antora", "site-gen-antora": "",
             "page-component-name": name,
