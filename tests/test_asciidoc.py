@@ -188,6 +188,13 @@ def test_includes_read_lines_tags_and_leveloffset_through_the_callback():
     assert converted.warnings == ("include::missing.adoc[] not resolved (missing, or outside the docs)",)
 
 
+def test_a_file_that_includes_itself_stops_with_a_warning():
+    loop = "Loop text.\ninclude::loop.adoc[]\ninclude::loop.adoc[]\n"
+    converted = to_markdown("= T\n\ninclude::loop.adoc[]\n", "page.adoc", lambda target, where: (loop, "loop.adoc"))
+    assert converted.markdown.count("Loop text.") <= 200
+    assert converted.warnings == ("include::loop.adoc[] not read: includes nest or repeat too deeply",)
+
+
 # -- robustness ------------------------------------------------------------------------
 
 PIECES = [

@@ -32,7 +32,8 @@ from .html import html_to_text
 Read = Callable[[str, str], "tuple[str, str] | None"]
 
 SUFFIXES = (".adoc", ".asciidoc")
-MAX_DEPTH = 16  # nested includes, as Asciidoctor's max-include-depth default is 64
+MAX_DEPTH = 16  # nested includes (Asciidoctor's max-include-depth is 64)
+MAX_INCLUDES = 200  # includes read for one page: a file that includes itself twice stops here
 _ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
 # Intrinsic attributes a page may reference (Asciidoctor's character replacement attributes).
 BUILTIN = {
@@ -118,6 +119,8 @@ class _Preprocessor:
         self.attrs = attrs
         self.included: set[str] = set()
         self.warnings: list[str] = []
+        self.count = 0
+        self.capped = False
 
     def lines(self, lines: list[str], path: str, depth: int) -> list[str]:
         out: list[str] = []
@@ -170,7 +173,13 @@ class _Preprocessor:
 
     def _include(self, target: str, options: str, path: str, depth: int) -> list[str]:
         target = substitute(target.strip(), self.attrs)
-        got = self.read(target, path) if self.read is not None and depth < MAX_DEPTH else None
+        self.count += 1
+        if depth >= MAX_DEPTH or self.count > MAX_INCLUDES:
+            if not self.capped:  # once a page
+                self.warnings.append(f"include::{target}[] not read: includes nest or repeat too deeply")
+            self.capped = True
+            return []
+        got = self.read(target, path) if self.read is not None else None
         if got is None:
             if "optional" not in options:
                 self.warnings.append(f"include::{target}[] not resolved (missing, or outside the docs)")
