@@ -143,6 +143,11 @@ def test_lists_and_tables_read_as_text():
     assert "| Name | Value |\n| --- | --- |\n| a | b |" in text
 
 
+def test_table_cells_that_span_or_repeat_keep_the_rows_in_their_columns():
+    text = page("= T\n\n|===\n|A |B |C\n\n2+|Span |c\n3*|x\n|===\n").sections[0].text
+    assert text == "| A | B | C |\n| --- | --- | --- |\n| Span |  | c |\n| x | x | x |"
+
+
 def test_inline_markup_reads_as_the_page_shows_it():
     text = page(
         "= T\n\n== Target section\n\nSee *bold*, _em_, `code`, link:https://a.example[the site], "

@@ -599,7 +599,9 @@ class _Blocks:
             rows = [re.split(r"," if sep == "," else r":", line) for line in inner if line.strip()]
             header = "header" in pending.options()
             return _markdown_table([[inline(c.strip(), self.attrs) for c in r] for r in rows], header)
-        cell = re.compile(rf"(?:^|(?<=\s))(?:\d+(?:\.\d+)?[+*]|\.\d+\+)?[<^>]?(?:\.[<^>])?[adehlmsv]?(?<!\\){re.escape(separator)}")
+        cell = re.compile(
+            rf"(?:^|(?<=\s))(?:(\d+)(?:\.\d+)?([+*])|\.\d+\+)?[<^>]?(?:\.[<^>])?[adehlmsv]?(?<!\\){re.escape(separator)}"
+        )
         cells: list[str] = []
         first_line_cells = 0
         implicit_header = False
@@ -613,7 +615,12 @@ class _Blocks:
                 cells[-1] += "\n" + line[: marks[0].start()]
             for k, m in enumerate(marks):
                 end = marks[k + 1].start() if k + 1 < len(marks) else len(line)
-                cells.append(line[m.end() : end])
+                count = min(int(m.group(1)), 50) if m.group(1) else 1
+                if m.group(2) == "*":  # 3*| the cell, three times
+                    cells.extend([line[m.end() : end]] * count)
+                else:  # 2+| a cell spanning two columns: the text once, then room for the rest
+                    cells.append(line[m.end() : end])
+                    cells.extend([""] * (count - 1))
             if not first_line_cells:
                 first_line_cells = len(marks)
                 nxt = inner[n + 1] if n + 1 < len(inner) else ""
