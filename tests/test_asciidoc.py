@@ -114,6 +114,8 @@ def test_listing_and_literal_blocks_are_code_and_attributes_inside_stay_verbatim
 def test_admonitions_keep_their_label_as_paragraphs_and_as_blocks():
     text = page("= T\n\nNOTE: Back up first.\n\n[WARNING]\n====\nDo not delete it.\n====\n").sections[0].text
     assert text == "Note\n\nBack up first.\n\nWarning\n\nDo not delete it."
+    text = page("= T\n:tip-caption: Pro tip\n\nTIP: Use the cache.\n").sections[0].text
+    assert text == "Pro tip\n\nUse the cache."  # the caption attribute names the label
 
 
 def test_sidebars_examples_quotes_and_open_blocks_keep_their_text_and_comments_go():

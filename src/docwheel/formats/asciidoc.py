@@ -512,6 +512,11 @@ class _Blocks:
             return self._mark(pending, self._list(pending))
         return self._mark(pending, self._paragraph(pending))
 
+    def _label(self, kind: str) -> str:
+        """An admonition's label: its ``:note-caption:`` when the page sets one."""
+        caption = self.attrs.get(f"{kind.lower()}-caption")
+        return _escape(inline(caption, self.attrs)) if caption else kind.capitalize()
+
     def _mark(self, pending: _Pending, text: str) -> str:
         """A block's ids as HTML anchors before it (the Markdown parser's link targets),
         its title as a line above it."""
@@ -567,7 +572,7 @@ class _Blocks:
             return self._table(inner, pending, opener[0])
         body = _Blocks(self.doc, inner).read()
         if style.upper() in _ADMONITIONS:
-            return _join([style.capitalize(), body])
+            return _join([self._label(style), body])
         if kind == "__" and style in ("quote", "verse", ""):
             if style == "verse":
                 body = _escape("\n".join(inline(line, self.attrs) for line in inner))
@@ -737,10 +742,10 @@ class _Blocks:
         first = lines[0] if lines else ""
         label = ""
         if m := _ADMONITION_PARA.match(first):
-            label = m.group(1).capitalize()
+            label = self._label(m.group(1))
             lines[0] = m.group(2)
         elif style.upper() in _ADMONITIONS:
-            label = style.capitalize()
+            label = self._label(style)
         text = _escape("\n".join(inline(x.strip(), self.attrs) for x in lines))
         if style == "quote":
             credit = ", ".join(pending.attrs[k] for k in ("2", "3") if pending.attrs.get(k))
