@@ -23,6 +23,7 @@ from docwheel.api import open_index
 from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.asciidoc import to_markdown
+from docwheel.formats.headings import Slugger
 from docwheel.formats.markdown import parse_markdown
 from test_generators import load, pages_by_path, tree
 
@@ -58,6 +59,14 @@ def test_the_documents_idprefix_and_idseparator_are_respected():
     assert ids == ["", "install-the-cli", "a-b-c-d"]
     ids = list(sections("= T\n:idprefix: id_\n:idseparator:\n\n== Install the CLI\n"))
     assert ids == ["", "id_installthecli"]
+
+
+def test_the_asciidoctor_anchor_style_gives_markdown_headings_the_ids_of_an_antora_site():
+    slugger = Slugger("asciidoctor")
+    ids = [slugger.slug(h) for h in ("Install the CLI", "Options", "Options", "Wiley & Sons, Inc.")]
+    assert ids == ["_install_the_cli", "_options", "_options_2", "_wiley_sons_inc"]
+    found = parse_markdown("# T\n\n## Add a user\n", url="u", path="p", fallback_title="F", anchors="asciidoctor")
+    assert found.sections[1].anchor == "_add_a_user"
 
 
 def test_custom_ids_before_a_heading_win_and_markdown_headings_are_sections():

@@ -57,7 +57,7 @@ class AntoraSettings(Settings):
 class Antora(Generator):
     name = "antora"
     config_files = ("antora.yml",)
-    anchors = "github"  # headings carry Asciidoctor's ids (formats.asciidoc)
+    anchors = "asciidoctor"  # each page's headings carry their ids (formats.asciidoc) too
     asciidoc = True
 
     def claims(self, config: Path) -> bool:

@@ -25,7 +25,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .html import html_to_text
+from .headings import asciidoctor_id, strip_inline
+from .html import decode_entities, html_to_text
 
 # (text, its path as given back to later includes) of an include target, or None; the
 # target as the page writes it (attributes replaced) and the path of the including file.
@@ -59,7 +60,6 @@ _ADMONITION_PARA = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(.*)
 _LIST_ITEM = re.compile(r"^[ \t]*(\*{1,5}|-|\.{1,5}|\d{1,9}\.|[a-zA-Z]\.|<(?:\d+|\.)>)[ \t]+(.*)$")
 _DLIST_ITEM = re.compile(r"^[ \t]*(?!//)(\S.*?)(:{2,4}|;;)(?:[ \t]+(.*))?$")
 _CALLOUT = re.compile(r"(?:[ \t]*(?://|#|--|;;)?[ \t]*<(?:\d+|!--\d+--)>)+[ \t]*$")
-_ID_DROP = re.compile(r"<[^>]+>|&(?:[a-z][a-z]+\d{0,2}|#\d\d\d{0,4}|#x[\da-f][\da-f][\da-f]{0,3});|[^\w \-.]+")
 
 
 @dataclass(frozen=True)
@@ -429,19 +429,8 @@ class _Document:
         """The id Asciidoctor generates for a section titled ``title_text`` (as it reads)."""
         if "sectids" not in self.attrs:
             return None
-        prefix = self.attrs.get("idprefix", "_")
-        sep = self.attrs.get("idseparator", "_")
-        sep = sep[:1]
-        base = prefix + _ID_DROP.sub("", title_text.lower())
-        if not sep:
-            base = base.replace(" ", "")
-        else:
-            chars = " .-" if sep in "-." else f" {sep}.-"
-            base = re.sub(f"[{re.escape(chars)}]+", sep, base)
-            if base.endswith(sep):
-                base = base[:-1]
-            if not prefix and base.startswith(sep):
-                base = base[1:]
+        sep = self.attrs.get("idseparator", "_")[:1]
+        base = asciidoctor_id(title_text, self.attrs.get("idprefix", "_"), sep)
         candidate, n = base, 2
         while candidate in self.ids or not candidate:
             candidate = f"{base}{sep}{n}"
@@ -899,9 +888,6 @@ def _code_span(text: str) -> str:
 
 def _plain(markdown: str) -> str:
     """The text a heading shows, from its Markdown."""
-    from .headings import strip_inline
-    from .html import decode_entities
-
     return decode_entities(strip_inline(markdown))
 
 
