@@ -282,3 +282,24 @@ def test_a_built_adoc_folder_finds_a_section_by_its_words_and_opens_at_its_id(tm
         assert hit.ref == "d:guide/install#install-the-cli"
         assert hit.url == "https://site.example/guide/install#install-the-cli"
         assert docs.read(hit.ref).title == "Installing"
+
+
+def test_an_adoc_page_named_by_url_is_read_as_asciidoc_from_a_real_server(http_server, tmp_path):
+    http_server.route("/docs/README.adoc", "= Acme\n\n== Quick start\n\nRun the *ocelot* service.\n\ninclude::x.adoc[]\n")
+    config = parse_config(
+        {"name": "t", "sources": [{"name": "w", "kind": "markdown", "urls": [http_server.url("/docs/README.adoc")]}]},
+        base_dir=tmp_path, origin="t.yaml",
+    )
+    messages: list[str] = []
+    build_index(config, tmp_path / "index", progress=messages.append)
+    assert any("include::x.adoc[] not resolved" in m for m in messages)  # nothing else is fetched
+    with open_index(tmp_path / "index") as docs:
+        hit = docs.search("ocelot", limit=1).results[0]
+        assert (hit.ref, hit.title) == ("w:docs/README#_quick_start", "Acme")
+        assert hit.url == http_server.url("/docs/README.adoc") + "#_quick_start"
+
+
+def test_a_single_adoc_file_named_by_path_is_a_page(tmp_path):
+    tree(tmp_path, {"docs/guide.adoc": "= Guide\n\ninclude::part.adoc[]\n", "docs/part.adoc": "Part words.\n"})
+    (found,) = load(tmp_path, "docs/guide.adoc").pages
+    assert (found.title, found.sections[0].text) == ("Guide", "Part words.")

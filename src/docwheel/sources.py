@@ -403,7 +403,13 @@ def load_markdown(
         url_of = site_url if source.base_url else str
         anchors = GENERATORS[source.generator].anchors if source.generator else "github"
         located = [_Located(raw, url_of(raw.location), page_path_from_url(raw.location)) for raw in raws]
-        return _parse_markdown_raws(source, located, anchors=anchors, parse=parse)
+        fetched_warnings: list[str] = []
+        if any(_is_asciidoc(raw.location) for raw in raws):  # includes are not fetched
+            adoc, _ = _asciidoc_pages(source, None, raws, GENERATORS["plain"], _DEFAULT, fetched_warnings)
+            located = [item._replace(raw=raw) for item, raw in zip(located, adoc)]
+        loaded = _parse_markdown_raws(source, located, anchors=anchors, parse=parse)
+        loaded.warnings[:0] = fetched_warnings
+        return loaded
     assert source.path is not None
     root = source.path
     unnamed: list[str] = []  # files skipped for a name that is not UTF-8
@@ -518,7 +524,7 @@ def _is_asciidoc(location: str) -> bool:
 
 def _asciidoc_pages(
     source: SourceConfig,
-    root: Path,
+    root: Path | None,
     raws: list[Raw],
     generator: Generator,
     settings: Settings,
@@ -531,11 +537,13 @@ def _asciidoc_pages(
     every file read is hashed."""
     from .formats.asciidoc import to_markdown
 
-    top = root.resolve()
+    top = root.resolve() if root is not None else None
     texts = {raw.location: raw.text for raw in raws}
     extra: dict[str, Raw] = {}
 
     def read(target: str, where: str) -> tuple[str, str] | None:
+        if root is None or top is None:  # pages fetched by URL: nothing else is fetched
+            return None
         path = generator.include_path(target, where, settings, root)
         if path is None or not path.is_file():
             return None
