@@ -93,6 +93,11 @@ def test_attribute_references_are_replaced_and_a_missing_one_stays_as_written():
     assert text == "Use Acme CLI and {unknown}. End."
 
 
+def test_an_attribute_has_the_value_set_above_where_it_is_used():
+    text = page("= T\n:v: one\n\nFirst {v}.\n\n:v: two\n\nThen {v}.\n\n:v!:\n\nGone {v}.\n").sections[0].text
+    assert text == "First one.\n\nThen two.\n\nGone {v}."
+
+
 def test_attributes_given_from_outside_are_set_before_the_pages_own():
     text = page("= T\n\nOn {platform}.\n", attributes={"platform": "Linux"}).sections[0].text
     assert text == "On Linux."

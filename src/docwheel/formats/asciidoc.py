@@ -89,9 +89,9 @@ def to_markdown(
         else:
             attrs[name] = value
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    pre = _Preprocessor(read, attrs)
+    pre = _Preprocessor(read, dict(attrs))
     lines = pre.lines(text.split("\n"), path, 0)
-    doc = _Document(lines, dict(attrs))
+    doc = _Document(lines, attrs)  # which reads the entries again, each where it stands
     body = doc.convert()
     if "\ufdd7" in body:
         body = _INTERNAL.sub(lambda m: doc.titles.get(m.group(1)) or _xref_text(m.group(1)), body)
@@ -193,10 +193,8 @@ class _Preprocessor:
         tags = opts.get("tags", opts.get("tag"))
         if opts.get("lines"):
             lines = _pick_lines(lines, opts["lines"])
-        elif tags is not None:
+        elif tags is not None:  # tag lines go only when tags select (``tags=**``: all but them)
             lines = _pick_tags(lines, tags)
-        else:
-            lines = [line for line in lines if not _TAG_LINE.search(line) or not _comment_tag(line)]
         if (indent := opts.get("indent", "")).isdigit():
             lines = _reindent(lines, int(indent))
         inner = self.lines(lines, where, depth + 1)
@@ -207,11 +205,6 @@ class _Preprocessor:
             back = offset.replace("+", "\0").replace("-", "+").replace("\0", "-")
             inner = [f":leveloffset: {offset}", *inner, f":leveloffset: {back}"]
         return inner
-
-
-def _comment_tag(line: str) -> bool:
-    """A tag directive line (``# tag::x[]``, ``// end::x[]``): never shown."""
-    return bool(_TAG_LINE.search(line))
 
 
 def _pick_lines(lines: list[str], spec: str) -> list[str]:
