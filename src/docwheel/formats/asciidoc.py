@@ -362,6 +362,9 @@ class _Pending:
 
 
 class _Document:
+    """One page: its attributes as the body reaches them, its title, and the ids taken
+    (a generated id must not repeat one, custom or generated)."""
+
     def __init__(self, lines: list[str], attrs: dict[str, str]) -> None:
         self.lines = lines
         self.attrs = attrs
@@ -414,7 +417,7 @@ class _Document:
             else:
                 break
             i += 1
-        if self.attrs.get("doctitle") and "doctitle" not in BUILTIN:
+        if self.attrs.get("doctitle"):  # :doctitle: in the header names the page instead
             self.title = _plain(inline(self.attrs["doctitle"], self.attrs))
         return i
 
@@ -485,7 +488,7 @@ class _Blocks:
             self.i += 1
             return None
         pending, self.pending = self.pending, _Pending()
-        if (m := _SECTION.match(line)) and (m.group(1)[0] == "=" or not line.startswith("#!")):
+        if m := _SECTION.match(line):
             self.i += 1
             return self._heading(m, pending)
         if _DELIMITER.match(stripped) or _FENCE.match(stripped):
