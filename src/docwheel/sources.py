@@ -35,15 +35,14 @@ from .formats.markdown import (
 )
 from .formats.notebook import NotANotebook, is_myst_notebook, read_myst_notebook, read_notebook
 from .formats.rst_tree import RstTree, read_tree
-from .formats.site import Generator, Navigation, Settings
+from .formats.site import ASCIIDOC_SUFFIXES, Generator, Navigation, Settings
 from .models import Page
 from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd")  # .qmd: Quarto only (site.Generator.is_page)
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
-# AsciiDoc (Asciidoctor, Antora): read as Markdown by formats/asciidoc.py, where the folder's
-# generator renders it (site.Generator.asciidoc).
-ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc")
+# AsciiDoc (site.ASCIIDOC_SUFFIXES: Asciidoctor, Antora) is read as Markdown by
+# formats/asciidoc.py, where the folder's generator renders it (site.Generator.asciidoc).
 # Jupyter notebooks: pages only where the folder's generator renders them (Settings
 # ``page_suffixes``), or a file a source names itself (formats/notebook.py).
 NOTEBOOK_SUFFIXES = (".ipynb",)

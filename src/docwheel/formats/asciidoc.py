@@ -32,7 +32,7 @@ from .html import decode_entities, html_to_text
 # target as the page writes it (attributes replaced) and the path of the including file.
 Read = Callable[[str, str], "tuple[str, str] | None"]
 
-SUFFIXES = (".adoc", ".asciidoc")
+SUFFIXES = (".adoc", ".asciidoc")  # as site.ASCIIDOC_SUFFIXES
 MAX_DEPTH = 16  # nested includes (Asciidoctor's max-include-depth is 64)
 MAX_INCLUDES = 200  # includes read for one page: a file that includes itself twice stops here
 _ADMONITIONS = ("NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION")
