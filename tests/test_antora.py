@@ -63,6 +63,16 @@ def test_an_antora_yml_in_or_above_the_folder_names_antora(tmp_path):
     assert (found.generator.name, found.config) == ("antora", tmp_path / "docs/antora.yml")
 
 
+def test_an_antora_yml_that_cannot_be_read_still_names_antora_and_warns(tmp_path):
+    tree(tmp_path, {**COMPONENT, "docs/antora.yml": "name: [unclosed\n"})
+    loaded = load(tmp_path)
+    assert loaded.generator == "antora"
+    assert "https://site.example/docs/guide/install.html" in [p.url for p in loaded.pages]
+    assert loaded.warnings == [
+        "d: " + str(tmp_path / "docs") + ": antora.yml: cannot be read (ParserError); read as a component named by its folder"
+    ]
+
+
 def test_pages_are_the_modules_pages_served_at_component_version_module_page_html(tmp_path):
     tree(tmp_path, COMPONENT)
     loaded = load(tmp_path)

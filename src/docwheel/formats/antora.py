@@ -60,10 +60,6 @@ class Antora(Generator):
     anchors = "asciidoctor"  # each page's headings carry their ids (formats.asciidoc) too
     asciidoc = True
 
-    def claims(self, config: Path) -> bool:
-        descriptor = _descriptor(config, lambda message: None)
-        return descriptor is not None and bool(descriptor.get("name"))
-
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
         if config is None:
             found = _find_descriptor(root)
@@ -71,7 +67,10 @@ class Antora(Generator):
                 warn("antora.yml: not found; pages are read under modules/*/pages/ as in a component named by the folder")
                 return AntoraSettings(base=root, component=root.name)
             config = found
-        descriptor = _descriptor(config, warn) or {}
+        descriptor = _descriptor(config, warn)  # one that cannot be read still names Antora
+        if descriptor is not None and not descriptor.get("name"):
+            warn(f"{config.name}: no name: the component is named by its folder")
+        descriptor = descriptor or {}
         base = config.parent
         try:
             prefix = root.resolve().relative_to(base.resolve()).as_posix()
@@ -285,7 +284,10 @@ def _descriptor(config: Path, warn: Warn) -> dict | None:
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         warn(f"{config.name}: cannot be read ({type(exc).__name__}); read as a component named by its folder")
         return None
-    return loaded if isinstance(loaded, dict) else None
+    if not isinstance(loaded, dict):
+        warn(f"{config.name}: not a mapping of keys; read as a component named by its folder")
+        return None
+    return loaded
 
 
 GENERATOR = Antora()
