@@ -239,6 +239,8 @@ def test_any_mix_of_asciidoc_fragments_converts_and_parses_without_errors(parts)
     found = parse_markdown(converted.markdown, url="u", path="p", fallback_title="F")
     for section in found.sections:
         assert not any(mark in section.text for mark in "\ufdd5\ufdd6\ufdd7\ufdd8")
+        assert "{#" not in section.heading  # every id went into the anchor, none into the text
+        assert all(0 <= a.offset <= len(section.text) for a in section.anchors)
 
 
 # -- plain folders ---------------------------------------------------------------------
