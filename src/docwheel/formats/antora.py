@@ -26,7 +26,8 @@ from pathlib import Path
 
 import yaml
 
-from .asciidoc import inline, substitute
+from .asciidoc_inline import inline, plain_text
+from .asciidoc_pre import substitute
 from .site import Generator, Navigation, Settings, Warn
 from .summary import read_text
 
@@ -243,9 +244,7 @@ def read_nav(text: str, attrs: Mapping[str, str | None]) -> list[tuple[str, tupl
 
 
 def _text(markup: str, attrs: Mapping[str, str]) -> str:
-    from .asciidoc import _plain
-
-    return _plain(inline(markup.strip(), attrs))
+    return plain_text(inline(markup.strip(), attrs))
 
 
 def _attribute(value: object) -> str | None:
