@@ -143,6 +143,11 @@ def test_sidebars_examples_quotes_and_open_blocks_keep_their_text_and_comments_g
     assert "comment" not in text
 
 
+def test_block_macros_and_breaks_show_only_an_images_alt_text():
+    source = "= T\n\nBefore.\n\nimage::arch.png[System overview,600]\n\nvideo::abc[youtube]\n\n'''\n\ntoc::[]\n\nAfter.\n"
+    assert page(source).sections[0].text == "Before.\n\nSystem overview\n\nAfter."
+
+
 def test_passthrough_blocks_are_read_as_html():
     text = page("= T\n\n++++\n<p>Raw <b>bold</b> words</p>\n++++\n").sections[0].text
     assert text == "Raw bold words"

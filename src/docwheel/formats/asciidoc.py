@@ -43,6 +43,8 @@ _TITLE_LINE = re.compile(r"^\.([^\s.].*)$")
 _ADMONITION_PARA = re.compile(r"^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]+(.*)$")
 _LIST_ITEM = re.compile(r"^[ \t]*(\*{1,5}|-|\.{1,5}|\d{1,9}\.|[a-zA-Z]\.|<(?:\d+|\.)>)[ \t]+(.*)$")
 _DLIST_ITEM = re.compile(r"^[ \t]*(?!//)(\S.*?)(:{2,4}|;;)(?:[ \t]+(.*))?$")
+_BREAK = re.compile(r"^(?:'{3,}|<{3}|-{3}|\*{3}|_{3}|- - -|\* \* \*)$")
+_BLOCK_MACRO = re.compile(r"^([a-z][\w-]*)::(\S*?)\[(.*)\]$")
 _CALLOUT = re.compile(r"(?:[ \t]*(?://|#|--|;;)?[ \t]*<(?:\d+|!--\d+--)>)+[ \t]*$")
 
 
@@ -247,6 +249,13 @@ class _Blocks:
             return self._heading(m, pending)
         if DELIMITER.match(stripped) or _FENCE.match(stripped):
             return self._mark(pending, self._delimited(stripped, pending))
+        if _BREAK.match(stripped):  # a thematic or page break: nothing to read
+            self.i += 1
+            return None
+        if m := _BLOCK_MACRO.match(stripped):  # image::, video::, toc::[] on a line of their own
+            self.i += 1
+            alt = parse_attrlist(m.group(3)).get("1", "") if m.group(1) == "image" else ""
+            return self._mark(pending, _escape(inline(alt, self.attrs)) if alt else "")
         if _LIST_ITEM.match(line) or _dlist(line):
             return self._mark(pending, self._list(pending))
         return self._mark(pending, self._paragraph(pending))
