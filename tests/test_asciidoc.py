@@ -232,7 +232,8 @@ PIECES = [
     "include::x.adoc[]\n", "include::x.adoc[tag=a;!b]\n", "include::x.adoc[lines=2..-1]\n",
     "// comment\n", ".Title\n", "text *bold* _em_ `code`\n", "link:x[y]\n", "<<a,b>>\n", "<<\n",
     "xref:a.adoc[]\n", "kbd:[\n", "pass:[<b>]\n", "+++raw+++\n", "<b>\n", "\\\n", " literal\n",
-    "# tag::a[]\n", "[\n", "]\n", "{\n", "\ufeff", "\t\n",
+    "# tag::a[]\n", "[\n", "]\n", "{\n", "\ufeff", "\t\n", "image::a.png[Alt]\n", "'''\n",
+    "2+|span\n", "[%header]\n", "<1> callout\n", ":leveloffset: +1\n",
 ]
 
 
