@@ -11,6 +11,7 @@ import codecs
 import dataclasses
 import functools
 import hashlib
+import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,12 +35,14 @@ from .formats.markdown import (
 )
 from .formats.notebook import NotANotebook, is_myst_notebook, read_myst_notebook, read_notebook
 from .formats.rst_tree import RstTree, read_tree
-from .formats.site import Navigation, Settings
+from .formats.site import ASCIIDOC_SUFFIXES, Generator, Navigation, Settings
 from .models import Page
 from .sniff import HEAD_BYTES, not_text
 
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown", ".qmd")  # .qmd: Quarto only (site.Generator.is_page)
 RST_SUFFIXES = (".rst",)  # reStructuredText (Sphinx), parsed by formats/rst.py
+# AsciiDoc (site.ASCIIDOC_SUFFIXES: Asciidoctor, Antora) is read as Markdown by
+# formats/asciidoc.py, where the folder's generator renders it (site.Generator.asciidoc).
 # Jupyter notebooks: pages only where the folder's generator renders them (Settings
 # ``page_suffixes``), or a file a source names itself (formats/notebook.py).
 NOTEBOOK_SUFFIXES = (".ipynb",)
@@ -399,7 +402,13 @@ def load_markdown(
         url_of = site_url if source.base_url else str
         anchors = GENERATORS[source.generator].anchors if source.generator else "github"
         located = [_Located(raw, url_of(raw.location), page_path_from_url(raw.location)) for raw in raws]
-        return _parse_markdown_raws(source, located, anchors=anchors, parse=parse)
+        fetched_warnings: list[str] = []
+        if any(_is_asciidoc(raw.location) for raw in raws):  # includes are not fetched
+            adoc, _ = _asciidoc_pages(source, None, raws, GENERATORS["plain"], _DEFAULT, fetched_warnings)
+            located = [item._replace(raw=raw) for item, raw in zip(located, adoc)]
+        loaded = _parse_markdown_raws(source, located, anchors=anchors, parse=parse)
+        loaded.warnings[:0] = fetched_warnings
+        return loaded
     assert source.path is not None
     root = source.path
     unnamed: list[str] = []  # files skipped for a name that is not UTF-8
@@ -436,12 +445,18 @@ def load_markdown(
     if root.is_dir() and any(is_rst(raw.location) for raw in raws):
         rst, fragments = _rst_tree(root, raws, is_rst)  # included by other pages: not pages
         raws = [raw for raw in raws if raw.location not in rst.fragments]
-    markdown = [raw for raw in raws if not is_rst(raw.location)]
+    markdown = [raw for raw in raws if not is_rst(raw.location) and not _is_asciidoc(raw.location)]
     if root.is_dir() and markdown:
         resolved, included = _resolve_includes(root, markdown, generator.mdbook_links)
         fragments += included
         kept = {raw.location: raw for raw in resolved}  # in file order, fragments left out
-        raws = [kept.get(raw.location, raw) for raw in raws if is_rst(raw.location) or raw.location in kept]
+        raws = [
+            kept.get(raw.location, raw) for raw in raws
+            if is_rst(raw.location) or _is_asciidoc(raw.location) or raw.location in kept
+        ]
+    if any(_is_asciidoc(raw.location) for raw in raws):
+        raws, included = _asciidoc_pages(source, folder, raws, generator, settings, warnings)
+        fragments += included
     located = []
     unpublished: list[tuple[Raw, str]] = []  # a draft: read and hashed, not a page
     for raw in raws:
@@ -502,6 +517,62 @@ def _resolve_includes(root: Path, raws: list[Raw], mdbook: bool = False) -> tupl
     return pages, [dataclasses.replace(r, text="") for r in resolved if r.location in included]
 
 
+def _is_asciidoc(location: str) -> bool:
+    return location.lower().endswith(ASCIIDOC_SUFFIXES)
+
+
+def _asciidoc_pages(
+    source: SourceConfig,
+    root: Path | None,
+    raws: list[Raw],
+    generator: Generator,
+    settings: Settings,
+    warnings: list[str],
+) -> tuple[list[Raw], list[Raw]]:
+    """Each AsciiDoc page's text replaced by the Markdown of the page it renders
+    (``formats.asciidoc``), its ``include::`` targets found by the generator
+    (``Generator.include_path``: Antora's ``partial$`` ids) and read; returns (pages,
+    fragments): as for Markdown, a file another page includes is not a page of its own, and
+    every file read is hashed."""
+    from .formats.asciidoc import to_markdown
+
+    top = root.resolve() if root is not None else None
+    texts = {raw.location: raw.text for raw in raws}
+    extra: dict[str, Raw] = {}
+
+    def read(target: str, where: str) -> tuple[str, str] | None:
+        if root is None or top is None:  # pages fetched by URL: nothing else is fetched
+            return None
+        path = generator.include_path(target, where, settings, root)
+        if path is None or not path.is_file():
+            return None
+        rel = Path(os.path.relpath(path, top)).as_posix()
+        if rel in texts:
+            return texts[rel], rel
+        if rel not in extra:
+            try:
+                extra[rel] = _read_file(path, rel)
+            except (OSError, SourceError):
+                return None
+        return extra[rel].text, rel
+
+    converted, included = [], set()
+    for raw in raws:
+        if not _is_asciidoc(raw.location):
+            converted.append(raw)
+            continue
+        done = to_markdown(raw.text, raw.location, read, generator.asciidoc_attributes(raw.location, settings))
+        warn = _warner(source, raw.location, warnings)
+        for message in done.warnings:
+            warn(message)
+        included |= done.included
+        converted.append(dataclasses.replace(raw, text=done.markdown))
+    pages = [raw for raw in converted if raw.location not in included]
+    fragments = [dataclasses.replace(r, text="") for r in converted if r.location in included]
+    fragments += [dataclasses.replace(r, text="") for r in extra.values()]
+    return pages, fragments
+
+
 def _is_rst(location: str, settings: Settings = _DEFAULT) -> bool:
     """Whether a file is parsed as reStructuredText: as the folder's suffix map says
     (``Settings.page_suffixes``: Sphinx's ``source_suffix``), else by ``.rst``."""
@@ -556,7 +627,7 @@ def _markdown_files(root: Path, settings: Settings | None = None) -> list[Path]:
         if suffixes:
             listed = path.name.endswith(suffixes)
         else:
-            listed = path.suffix.lower() in MARKDOWN_SUFFIXES + RST_SUFFIXES
+            listed = path.suffix.lower() in MARKDOWN_SUFFIXES + RST_SUFFIXES + ASCIIDOC_SUFFIXES
         if listed and path.is_file() and not rel[-1].startswith("."):
             found.append(path)
     return found

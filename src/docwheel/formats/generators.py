@@ -15,10 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import (
-    docsify, docusaurus, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, plain, quarto, sphinx,
-    starlight, vitepress,
+    antora, docsify, docusaurus, fumadocs, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, nextra,
+    plain, quarto, sphinx, starlight, vitepress,
 )
-from . import fumadocs, nextra
 from .site import Generator
 
 GENERATORS: dict[str, Generator] = {
@@ -39,6 +38,7 @@ GENERATORS: dict[str, Generator] = {
         jekyll.GENERATOR,
         nextra.GENERATOR,
         fumadocs.GENERATOR,
+        antora.GENERATOR,
         plain.GENERATOR,
     )
 }

@@ -242,6 +242,33 @@ def slugify_jupyter(heading: str, *, plain: bool = False) -> str:
     return "-".join((heading if plain else strip_inline(heading)).split()).replace('"', "%22")
 
 
+# What Asciidoctor drops from a section title before it joins the words: tags, character
+# references and every character but word characters, spaces, '-' and '.'.
+_ASCIIDOCTOR_DROP = re.compile(
+    r"<[^>]+>|&(?:[a-z][a-z]+\d{0,2}|#\d\d\d{0,4}|#x[\da-f][\da-f][\da-f]{0,3});|[^\w \-.]+"
+)
+
+
+def asciidoctor_id(title: str, prefix: str = "_", separator: str = "_") -> str:
+    """The id Asciidoctor generates for a section titled ``title`` (as it reads, markup
+    gone): lower case, ``idprefix`` first, other characters dropped, runs of spaces, '-'
+    and '.' one ``idseparator`` (``Wiley & Sons, Inc.`` -> ``_wiley_sons_inc``)."""
+    separator = separator[:1]
+    found = prefix + _ASCIIDOCTOR_DROP.sub("", title.lower())
+    if not separator:
+        return found.replace(" ", "")
+    runs = " .-" if separator in "-." else f" {separator}.-"
+    found = re.sub(f"[{re.escape(runs)}]+", separator, found)
+    found = found[:-1] if found.endswith(separator) else found
+    return found[1:] if not prefix and found.startswith(separator) else found
+
+
+def slugify_asciidoctor(heading: str, *, plain: bool = False) -> str:
+    """Asciidoctor's section ids with its defaults (``idprefix`` and ``idseparator`` ``_``),
+    as Antora sites publish them."""
+    return asciidoctor_id(heading if plain else strip_inline(heading))
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
@@ -256,10 +283,13 @@ ANCHOR_STYLES = {
     "pandoc": slugify_pandoc,
     "kramdown": slugify_kramdown,
     "jupyter": slugify_jupyter,
+    "asciidoctor": slugify_asciidoctor,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
-_NUMBERING = {"mkdocs": "_"}
+_NUMBERING = {"mkdocs": "_", "asciidoctor": "_"}
+# The number a first repeat gets, when not 1 (Asciidoctor: "_options_2").
+_FIRST_NUMBER = {"asciidoctor": 2}
 # The id of a heading with no letters or digits ("" on MkDocs: numbered "_1").
 _FALLBACKS = {"hugo": "heading", "hugo-github-ascii": "heading", "hugo-blackfriday": "heading"}
 # A heading's attribute list (`## Title {#custom-id}`, MkDocs attr_list `{ #id .class }`,
@@ -297,6 +327,7 @@ class Slugger:
         self._slugify = ANCHOR_STYLES[style]
         self._join = _NUMBERING.get(style, "-")
         self._fallback = _FALLBACKS.get(style, "" if self._join == "_" else "section")
+        self._first = _FIRST_NUMBER.get(style, 1)
 
     def slug(self, heading: str, custom: str | None = None) -> str:
         if custom:
@@ -305,7 +336,7 @@ class Slugger:
         base = self._slugify(heading, plain=True) or self._fallback
         candidate = base
         while candidate in self._seen or not candidate:
-            self._seen[base] = self._seen.get(base, 0) + 1
+            self._seen[base] = max(self._seen.get(base, 0) + 1, self._first)
             candidate = f"{base}{self._join}{self._seen[base]}"
         self._seen[candidate] = 0
         return candidate

@@ -86,7 +86,7 @@ _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _TAB_LABEL_ATTR = re.compile(r"""(?<![\w-])(label|value)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
 _DROPPED = "\ufdd0"  # marks where a tag was removed, so emptied lines can be dropped
 
-_PAGE_EXTENSIONS = (".md", ".mdx", ".qmd", ".rst", ".html", ".htm", ".txt")
+_PAGE_EXTENSIONS = (".md", ".mdx", ".qmd", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".txt")
 
 
 def normalize_text(text: str) -> str:
@@ -511,7 +511,7 @@ def _flatten_expressions(text: str) -> str:
                 close = text.find(text[i], i + 1)
                 i = close + 1 if close > 0 else limit
             elif text[i] == "{":
-                end = _balanced(text, i, limit)
+                end = closing_brace(text, i, limit)
                 if end < 0:
                     break
                 out.append(text[pos : i + 1])
@@ -523,8 +523,9 @@ def _flatten_expressions(text: str) -> str:
     return "".join(out)
 
 
-def _balanced(text: str, start: int, limit: int) -> int:
-    """The index of the ``}`` closing the ``{`` at ``start`` (quotes skipped), or -1."""
+def closing_brace(text: str, start: int, limit: int) -> int:
+    """The index of the ``}`` closing the ``{`` at ``start`` (quotes skipped), looked for
+    before ``limit``; -1 when there is none."""
     depth, i = 0, start
     while i < limit:
         ch = text[i]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .headings import CODE_SPAN, slugify
 from .jsobject import read_literal
-from .markdown import FENCE, PROSE, classify_lines
+from .markdown import FENCE, PROSE, classify_lines, closing_brace
 from .site import Settings, strip_suffix
 
 
@@ -290,7 +290,7 @@ def type_tables(text: str) -> str:
         if m.start() < pos or kinds[bisect_right(starts, m.start()) - 1] != PROSE:
             continue  # inside the last one, or a code sample showing the component
         start = text.find("type={", m.end())
-        close = _closing_brace(text, start + 5) if 0 <= start < m.end() + 200 else -1
+        close = closing_brace(text, start + 5, min(len(text), start + 50_005)) if 0 <= start < m.end() + 200 else -1
         end = text.find(">", close) if close >= 0 else -1
         if end < 0:
             continue
@@ -311,23 +311,3 @@ def type_tables(text: str) -> str:
         pos = end + 1
     out.append(text[pos:])
     return "".join(out)
-
-
-def _closing_brace(text: str, start: int) -> int:
-    """The index of the ``}`` closing the ``{`` at ``start`` (strings skipped), or -1."""
-    depth, i = 0, start
-    while 0 <= i < len(text) and i < start + 50_000:
-        ch = text[i]
-        if ch in "\"'`":
-            close = text.find(ch, i + 1)
-            if close < 0:
-                return -1
-            i = close
-        elif ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1

@@ -102,6 +102,8 @@ class Generator:
     title_from = "frontmatter"
     # mdBook's ``{{#include …}}`` links are read (``includes``); elsewhere they are text.
     mdbook_links = False
+    # ``.adoc`` files are pages (``formats.asciidoc``): where the site renders AsciiDoc.
+    asciidoc = False
 
     def claims(self, config: Path) -> bool:
         """Whether a file that matched ``config_files`` is really this generator's."""
@@ -113,8 +115,12 @@ class Generator:
     def is_page(self, rel: str, settings: Settings) -> bool:
         """Whether the file at ``rel`` (relative to the docs folder, '/'-separated) is a
         page of the site; fragments and partials are not. A ``.qmd`` file is Quarto's
-        source format: only Quarto renders it (GitHub and the others show its source)."""
-        return not rel.lower().endswith(".qmd") and not excluded(rel, settings.exclude)
+        source format: only Quarto renders it (GitHub and the others show its source); an
+        ``.adoc`` file is a page only where the generator renders AsciiDoc."""
+        lowered = rel.lower()
+        if lowered.endswith(ASCIIDOC_SUFFIXES) and not self.asciidoc:
+            return False
+        return not lowered.endswith(".qmd") and not excluded(rel, settings.exclude)
 
     def renders(self, text: str, settings: Settings) -> bool:
         """Whether a file the path rules keep is rendered, judged by its text (Jekyll
@@ -169,13 +175,30 @@ class Generator:
 
         return page_path_from_url(rel)
 
+    def asciidoc_attributes(self, rel: str, settings: Settings) -> Mapping[str, str | None]:
+        """The attributes an AsciiDoc page starts with (Antora's ``asciidoc.attributes``;
+        None unsets one): by default none but Asciidoctor's own."""
+        return {}
+
+    def include_path(self, target: str, rel: str, settings: Settings, root: Path) -> Path | None:
+        """The file an AsciiDoc ``include::target[]`` in the file at ``rel`` reads: by
+        default relative to the including file (or the docs folder for ``/``), only inside
+        the docs folder ``root``; None when it is outside or not a path."""
+        if "://" in target or not target:
+            return None
+        top = root.resolve()
+        base = top if target.startswith("/") else (top / rel).parent
+        path = (base / target.lstrip("/")).resolve()
+        return path if path.is_relative_to(top) else None
+
     def sniff(self, rel: str, text: str) -> int:
         """Signs in one page's text that this generator wrote it (content detection when
         no config file is found): a count, 0 for none."""
         return 0
 
 
-SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst", ".ipynb")
+ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc")
+SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst", ".ipynb", *ASCIIDOC_SUFFIXES)
 
 
 def strip_suffix(rel: str) -> str:
