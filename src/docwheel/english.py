@@ -2,9 +2,9 @@
 
 A question is written in English around the docs' names, and many of its words are words
 the docs happen not to use; the speller must leave those alone (``spelling.COMMON_FILE``).
-The list is pyspellchecker's English word frequencies (subtitles, filtered against English
-dictionaries), cut to the most common words: its long tail holds misspellings ("tets",
-"instal"), and a rarer real word is as often a typo of a docs word ("sever" for "server").
+The list is pyspellchecker's English word frequencies, cut to the most common words: its
+long tail holds misspellings ("tets", "instal"), and a rarer real word is as often a typo of
+a docs word ("sever" for "server").
 """
 
 from __future__ import annotations
