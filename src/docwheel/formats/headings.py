@@ -269,11 +269,37 @@ def slugify_asciidoctor(heading: str, *, plain: bool = False) -> str:
     return asciidoctor_id(heading if plain else strip_inline(heading))
 
 
+# Zola (``[slugify] anchors``): ``on``, the default, is the ``slug`` crate's slugify: each
+# character transliterated to ASCII, ASCII letters and digits kept in lower case, every run
+# of anything else one '-', none at either end. ``safe`` and ``off`` keep the heading as it
+# is but for whitespace, each character of it '_'. Transliteration here folds accents and
+# the Latin letters that do not decompose; other scripts, which the crate spells in Latin
+# letters, count as separators.
+_LATIN = str.maketrans({
+    "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "đ": "d",
+    "Đ": "D", "ð": "d", "Ð": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "TH", "ı": "i",
+})
+_ZOLA_OTHER = re.compile(r"[^a-z0-9]+")
+
+
+def slugify_zola(heading: str, *, plain: bool = False) -> str:
+    """The id a Zola site gives a heading by default (``slugify.anchors = "on"``)."""
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).translate(_LATIN))
+    text = text.encode("ascii", "ignore").decode("ascii").lower()
+    return _ZOLA_OTHER.sub("-", text).strip("-")
+
+
+def slugify_zola_safe(heading: str, *, plain: bool = False) -> str:
+    """Zola's ``slugify.anchors = "safe"`` (and ``"off"``): whitespace as '_'."""
+    return re.sub(r"[ \t\n\r\f]", "_", (heading if plain else strip_inline(heading)).strip())
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
+    "vuepress": slugify_vitepress,  # @vuepress/shared's slugify: the same rules
     "mkdocs": slugify_mkdocs,
     "hugo": slugify_hugo,
     "hugo-github-ascii": slugify_hugo_ascii,
@@ -284,6 +310,8 @@ ANCHOR_STYLES = {
     "kramdown": slugify_kramdown,
     "jupyter": slugify_jupyter,
     "asciidoctor": slugify_asciidoctor,
+    "zola": slugify_zola,
+    "zola-safe": slugify_zola_safe,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").
