@@ -299,7 +299,6 @@ ANCHOR_STYLES = {
     "docutils": slugify_docutils,
     "mintlify": slugify_mintlify,
     "vitepress": slugify_vitepress,
-    "vuepress": slugify_vitepress,  # @vuepress/shared's slugify: the same rules
     "mkdocs": slugify_mkdocs,
     "hugo": slugify_hugo,
     "hugo-github-ascii": slugify_hugo_ascii,
@@ -310,6 +309,7 @@ ANCHOR_STYLES = {
     "kramdown": slugify_kramdown,
     "jupyter": slugify_jupyter,
     "asciidoctor": slugify_asciidoctor,
+    "vuepress": slugify_vitepress,  # @vuepress/shared's slugify: the same rules
     "zola": slugify_zola,
     "zola-safe": slugify_zola_safe,
 }
