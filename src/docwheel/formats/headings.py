@@ -271,8 +271,9 @@ def slugify_asciidoctor(heading: str, *, plain: bool = False) -> str:
 
 # Zola (``[slugify] anchors``): ``on``, the default, is the ``slug`` crate's slugify: each
 # character transliterated to ASCII, ASCII letters and digits kept in lower case, every run
-# of anything else one '-', none at either end. ``safe`` and ``off`` keep the heading as it
-# is but for whitespace, each character of it '_'. Transliteration here folds accents and
+# of anything else one '-', none at either end. ``safe`` turns each space into '_' and drops
+# the characters that break a URL fragment (``"#%<>[]()`^{|}``); ``off`` keeps the heading
+# text as it is. Transliteration here folds accents and
 # the Latin letters that do not decompose; other scripts, which the crate spells in Latin
 # letters, count as separators.
 _LATIN = str.maketrans({
@@ -289,9 +290,17 @@ def slugify_zola(heading: str, *, plain: bool = False) -> str:
     return _ZOLA_OTHER.sub("-", text).strip("-")
 
 
+_ZOLA_UNSAFE = re.compile(r"[\"#%<>\[\]()`^{|}]")
+
+
 def slugify_zola_safe(heading: str, *, plain: bool = False) -> str:
-    """Zola's ``slugify.anchors = "safe"`` (and ``"off"``): whitespace as '_'."""
-    return re.sub(r"[ \t\n\r\f]", "_", (heading if plain else strip_inline(heading)).strip())
+    """Zola's ``slugify.anchors = "safe"``."""
+    return _ZOLA_UNSAFE.sub("", (heading if plain else strip_inline(heading)).strip().replace(" ", "_"))
+
+
+def slugify_zola_off(heading: str, *, plain: bool = False) -> str:
+    """Zola's ``slugify.anchors = "off"``: the heading's text."""
+    return (heading if plain else strip_inline(heading)).strip()
 
 
 ANCHOR_STYLES = {
@@ -312,6 +321,7 @@ ANCHOR_STYLES = {
     "vuepress": slugify_vitepress,  # @vuepress/shared's slugify: the same rules
     "zola": slugify_zola,
     "zola-safe": slugify_zola_safe,
+    "zola-off": slugify_zola_off,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

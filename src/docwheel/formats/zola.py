@@ -11,7 +11,9 @@ What its documentation says (getzola.org "Content > Overview", "Section", "Page"
   replaces the name, ``path`` the whole address.
 - ``draft = true`` pages and ``render = false`` sections are not published.
 - Heading ids follow ``slugify.anchors``: ``on`` (the default, the ``slug`` crate's rules:
-  the ``zola`` anchor style) or ``safe``/``off`` (``zola-safe``); ``{#id}`` sets one.
+  the ``zola`` anchor style), ``safe`` (``zola-safe``: spaces as '_', characters that
+  break a URL fragment dropped) or ``off`` (``zola-off``: the heading's text); ``{#id}``
+  sets one; a repeated id takes ``-1``, ``-2``.
 - Shortcodes (``{{ name(args) }}``, ``{% name(args) %}`` … ``{% end %}``) render templates
   docwheel cannot run: a call leaves no text, a body is shown as written
   (``blocks.drop_placeholders``).
@@ -39,9 +41,9 @@ _ZOLA_KEYS = frozenset(
     "feed_filenames taxonomies slugify search link_checker minify_html ignored_content "
     "languages generate_sitemap generate_robots_txt hard_link_static output_dir".split()
 )
-_STRATEGIES = {"on": "zola", "safe": "zola-safe", "off": "zola-safe"}
+_STRATEGIES = {"on": "zola", "safe": "zola-safe", "off": "zola-off"}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.+\-Z]+)?[_-](?=.)")
-_PATH_UNSAFE = re.compile(r"[<>:/|?*#()\[\]\n\r\t]")
+_PATH_UNSAFE = re.compile(r"[<>:/|?*#\\()\[\]\n\r\t]")
 
 
 @dataclass(frozen=True)
