@@ -212,3 +212,24 @@ def test_the_build_and_info_name_vuepress(tmp_path):
     )
     assert info.returncode == 0, info.stderr
     assert "  generator: vuepress (from .vuepress/config.ts)" in info.stdout.splitlines()
+
+
+def test_a_v2_group_prefix_makes_its_children_relative_to_it(tmp_path):
+    files = {
+        "docs/.vuepress/config.ts": (
+            "export default defineUserConfig({ theme: defaultTheme({ sidebar: {\n"
+            "  '/guide/': [{ text: 'Basics', prefix: 'basics/', children: ['README.md', 'install.md'] },\n"
+            "              { text: 'More', children: ['../api/', 'deploy'] }],\n"
+            "} }) })\n"
+        ),
+        "docs/guide/basics/README.md": "# Basics\n",
+        "docs/guide/basics/install.md": "# Install\n",
+        "docs/guide/deploy.md": "# Deploy\n",
+        "docs/api/README.md": "# API\n",
+    }
+    assert {path: p.group for path, p in pages(load(tmp_path, files)).items()} == {
+        "api/README": ("More",),
+        "guide/basics/README": ("Basics",),
+        "guide/basics/install": ("Basics",),
+        "guide/deploy": ("More",),
+    }

@@ -190,3 +190,13 @@ def test_the_build_and_info_name_zola(tmp_path):
     )
     assert info.returncode == 0, info.stderr
     assert "  generator: zola (from ../config.toml)" in info.stdout.splitlines()
+
+
+def test_an_escaped_shortcode_shows_as_the_shortcode_in_code(tmp_path):
+    body = (
+        '+++\ntitle = "Docs"\n+++\n\n## Use\n\nWrite `{{/* youtube(id="x") */}}`.\n\n'
+        "```\n{%/* note() */%}\nbody\n{%/* end */%}\n```\n"
+    )
+    files = {"site/config.toml": CONFIG, "site/content/a.md": body}
+    section = pages(load(tmp_path, files))["a"].sections[1]
+    assert section.text == 'Write `{{ youtube(id="x") }}`.\n\n```\n{% note() %}\nbody\n{% end %}\n```'

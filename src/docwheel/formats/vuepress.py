@@ -18,15 +18,17 @@ module does:
 - The default theme's ``sidebar`` (v2 ``defaultTheme({ sidebar })`` or v1
   ``themeConfig.sidebar``: an array, or an object keyed by path prefix) labels each page it
   lists with its groups: a group is an item with ``text`` (v2) or ``title`` (v1) and
-  ``children``; a child is a path, ``[path, title]`` (v1) or an item with ``link``.
+  ``children`` (relative to its ``prefix``, v2); a child is a path, ``[path, title]`` (v1)
+  or an item with ``link``.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .jsobject import read_value_after
 from .site import Generator, Navigation, Settings, Warn, excluded, strip_suffix
@@ -151,7 +153,8 @@ def _join(base: str, link: str) -> str:
     if link.startswith("/") or "://" in link:
         return link
     folder = base if base.endswith("/") else base.rsplit("/", 1)[0] + "/"
-    return str(PurePosixPath("/" + folder.lstrip("/")) / link) + ("/" if link.endswith("/") or not link else "")
+    joined = posixpath.normpath(posixpath.join("/" + folder.lstrip("/"), link))
+    return joined.rstrip("/") + "/" if link.endswith("/") or not link else joined
 
 
 def _items(node: object, labels: tuple[str, ...], base: str) -> Iterator[tuple[str, tuple[str, ...], str | None]]:
@@ -172,5 +175,7 @@ def _items(node: object, labels: tuple[str, ...], base: str) -> Iterator[tuple[s
         children = node.get("children")
         if isinstance(link, str) and "://" not in link:
             yield _join(base, link), labels, label
+        prefix = node.get("prefix")  # v2: the children's links are relative to it
+        inner = _join(base, prefix) if isinstance(prefix, str) and prefix else base
         if isinstance(children, list):
-            yield from _items(children, (*labels, label) if label else labels, base)
+            yield from _items(children, (*labels, label) if label else labels, inner)

@@ -16,7 +16,8 @@ What its documentation says (getzola.org "Content > Overview", "Section", "Page"
   sets one; a repeated id takes ``-1``, ``-2``.
 - Shortcodes (``{{ name(args) }}``, ``{% name(args) %}`` … ``{% end %}``) render templates
   docwheel cannot run: a call leaves no text, a body is shown as written
-  (``blocks.drop_placeholders``).
+  (``blocks.drop_placeholders``); an escaped one, ``{{/* name() */}}``, shows as
+  ``{{ name() }}``.
 - The sections' ``_index.md`` titles (the section tree themes draw) label their pages.
 """
 
@@ -43,6 +44,7 @@ _ZOLA_KEYS = frozenset(
 )
 _STRATEGIES = {"on": "zola", "safe": "zola-safe", "off": "zola-off"}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.+\-Z]+)?[_-](?=.)")
+_ESCAPED = re.compile(r"(\{[{%])/\*(.*?)\*/([}%]\})", re.S)
 _PATH_UNSAFE = re.compile(r"[<>:/|?*#\\()\[\]\n\r\t]")
 
 
@@ -153,6 +155,13 @@ class Zola(Generator):
 
     def anchor_style(self, settings: Settings) -> str:
         return settings.anchors if isinstance(settings, ZolaSettings) else self.anchors
+
+    def shown(self, text: str, settings: Settings) -> str:
+        """An escaped shortcode (``{{/* name() */}}``, ``{%/* name() */%}``) shows as the
+        shortcode itself: the way a page documents one, in code."""
+        if "/*" not in text:
+            return text
+        return _ESCAPED.sub(lambda m: m.group(1) + m.group(2) + m.group(3), text)
 
     def unpublished(self, meta: Mapping) -> str | None:
         if meta.get("draft") is True:
