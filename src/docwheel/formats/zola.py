@@ -99,8 +99,7 @@ class Zola(Generator):
         zola = settings if isinstance(settings, ZolaSettings) else ZolaSettings()
         given = meta.get("path")
         if isinstance(given, str) and given.strip().strip("/"):
-            path = given.strip().strip("/")
-            return path if "." in path.rsplit("/", 1)[-1] else path + "/"
+            return given.strip().strip("/") + "/"  # Zola ends every page path in '/'
         path = strip_suffix(_inside(rel, settings) or rel)
         folder, _, name = path.rpartition("/")
         if name == "_index":
