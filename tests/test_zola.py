@@ -200,3 +200,14 @@ def test_an_escaped_shortcode_shows_as_the_shortcode_in_code(tmp_path):
     files = {"site/config.toml": CONFIG, "site/content/a.md": body}
     section = pages(load(tmp_path, files))["a"].sections[1]
     assert section.text == 'Write `{{ youtube(id="x") }}`.\n\n```\n{% note() %}\nbody\n{% end %}\n```'
+
+
+def test_without_a_config_zola_is_told_from_its_shortcodes_and_frontmatter_tables(tmp_path):
+    pages = [
+        ("_index.md", '+++\ntitle = "Docs"\n[extra]\nicon = "book"\n+++\n'),
+        ("a.md", '+++\ntitle = "A"\n[taxonomies]\ntags = ["x"]\n+++\n{% note() %}\nCareful\n{% end %}\n'),
+    ]
+    found = detect(tmp_path, pages)
+    assert found.generator.name == "zola" and "from its pages" in found.reason
+    hugo = [("_index.md", '+++\ntitle = "Docs"\n+++\n'), ("a.md", '+++\ntitle = "A"\n+++\n{{< note >}}x{{< /note >}}\n')]
+    assert detect(tmp_path, hugo).generator.name == "hugo"

@@ -44,6 +44,9 @@ _ZOLA_KEYS = frozenset(
 )
 _STRATEGIES = {"on": "zola", "safe": "zola-safe", "off": "zola-off"}
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.+\-Z]+)?[_-](?=.)")
+_SHORTCODE_CALL = re.compile(r"\{\{[ \t]*[A-Za-z_]\w*\(|\{%[ \t]*[A-Za-z_]\w*\(|\{%[ \t]*end[ \t]*%\}")
+_FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.M | re.S)
+_ZOLA_TABLE = re.compile(r"^\[(?:extra|taxonomies)\][ \t]*$", re.M)
 _ESCAPED = re.compile(r"(\{[{%])/\*(.*?)\*/([}%]\})", re.S)
 _PATH_UNSAFE = re.compile(r"[<>:/|?*#\\()\[\]\n\r\t]")
 
@@ -161,6 +164,15 @@ class Zola(Generator):
         if "/*" not in text:
             return text
         return _ESCAPED.sub(lambda m: m.group(1) + m.group(2) + m.group(3), text)
+
+    def sniff(self, rel: str, text: str) -> int:
+        """Zola's own marks: shortcode calls (``{{ name(`` and ``{% name(``), ``{% end %}``,
+        outside code blocks, and TOML frontmatter with an ``[extra]`` or ``[taxonomies]`` table (Hugo's pages
+        use ``[params]`` and plain keys)."""
+        marks = min(len(_SHORTCODE_CALL.findall(_FENCED.sub("", text))), 5)
+        if text.startswith("+++") and _ZOLA_TABLE.search(text.split("\n+++", 1)[0]):
+            marks += 2
+        return marks
 
     def unpublished(self, meta: Mapping) -> str | None:
         if meta.get("draft") is True:
