@@ -20,6 +20,7 @@ import subprocess
 
 import pytest
 
+import docwheel
 from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.generators import detect
@@ -212,6 +213,9 @@ def test_the_build_and_info_name_vuepress(tmp_path):
     )
     assert info.returncode == 0, info.stderr
     assert "  generator: vuepress (from .vuepress/config.ts)" in info.stdout.splitlines()
+    with docwheel.open_index(tmp_path / "out") as index:
+        hit = index.search("hidden body expand", limit=1).results[0]
+    assert hit.url == "https://acme.example/guide/#what-is-acme"
 
 
 def test_a_v2_group_prefix_makes_its_children_relative_to_it(tmp_path):

@@ -23,6 +23,7 @@ import subprocess
 
 import pytest
 
+import docwheel
 from docwheel.build import build_index
 from docwheel.config import parse_config
 from docwheel.formats.generators import detect
@@ -190,6 +191,9 @@ def test_the_build_and_info_name_zola(tmp_path):
     )
     assert info.returncode == 0, info.stderr
     assert "  generator: zola (from ../config.toml)" in info.stdout.splitlines()
+    with docwheel.open_index(tmp_path / "out") as index:
+        hit = index.search("use the binary", limit=1).results[0]
+    assert hit.url == "https://example.com/docs/getting-started/#something-exciting"
 
 
 def test_an_escaped_shortcode_shows_as_the_shortcode_in_code(tmp_path):
