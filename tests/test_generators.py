@@ -100,7 +100,7 @@ def test_an_unknown_generator_is_a_config_error_with_a_suggestion(tmp_path):
 def test_every_generator_in_the_table_has_a_module_of_its_own():
     assert set(GENERATORS) == {
         "mkdocs", "docusaurus", "vitepress", "starlight", "mintlify", "jupyterbook", "sphinx", "hugo", "mdbook",
-        "gitbook", "docsify", "quarto", "jekyll", "nextra", "fumadocs", "antora", "plain",
+        "gitbook", "docsify", "quarto", "jekyll", "nextra", "fumadocs", "antora", "vuepress", "zola", "plain",
     }
     modules = {type(g).__module__ for g in GENERATORS.values()}
     assert len(modules) == len(GENERATORS)

@@ -113,7 +113,7 @@ def test_a_hugo_toml_one_folder_above_content_names_hugo(tmp_path):
         ("config.json", '{"languageCode": "en-us", "theme": "ananke"}', "hugo"),
         ("config.json", '{"theme": "dark"}', "plain"),  # one setting many tools have
         ("config/_default/hugo.yaml", "title: Docs\n", "hugo"),
-        ("config.toml", "base_url = 'https://site.example/'\ncompile_sass = true\n", "plain"),  # Zola's
+        ("config.toml", "base_url = 'https://site.example/'\ncompile_sass = true\n", "zola"),  # Zola's
         ("config.yaml", "not: [valid\n", "plain"),
     ],
 )

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import (
     antora, docsify, docusaurus, fumadocs, gitbook, hugo, jekyll, jupyterbook, mdbook, mintlify, mkdocs, nextra,
-    plain, quarto, sphinx, starlight, vitepress,
+    plain, quarto, sphinx, starlight, vitepress, vuepress, zola,
 )
 from .site import Generator
 
@@ -26,10 +26,12 @@ GENERATORS: dict[str, Generator] = {
         mkdocs.GENERATOR,
         docusaurus.GENERATOR,
         vitepress.GENERATOR,
+        vuepress.GENERATOR,
         starlight.GENERATOR,
         mintlify.GENERATOR,
         jupyterbook.GENERATOR,  # before sphinx: a book may keep a generated conf.py
         sphinx.GENERATOR,
+        zola.GENERATOR,  # before hugo: both read a config.toml
         hugo.GENERATOR,
         mdbook.GENERATOR,
         gitbook.GENERATOR,

@@ -269,6 +269,40 @@ def slugify_asciidoctor(heading: str, *, plain: bool = False) -> str:
     return asciidoctor_id(heading if plain else strip_inline(heading))
 
 
+# Zola (``[slugify] anchors``): ``on``, the default, is the ``slug`` crate's slugify: each
+# character transliterated to ASCII, ASCII letters and digits kept in lower case, every run
+# of anything else one '-', none at either end. ``safe`` turns each space into '_' and drops
+# the characters that break a URL fragment (``"#%<>[]()`^{|}``); ``off`` keeps the heading
+# text as it is. Transliteration here folds accents and
+# the Latin letters that do not decompose; other scripts, which the crate spells in Latin
+# letters, count as separators.
+_LATIN = str.maketrans({
+    "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o", "Ø": "O", "đ": "d",
+    "Đ": "D", "ð": "d", "Ð": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "TH", "ı": "i",
+})
+_ZOLA_OTHER = re.compile(r"[^a-z0-9]+")
+
+
+def slugify_zola(heading: str, *, plain: bool = False) -> str:
+    """The id a Zola site gives a heading by default (``slugify.anchors = "on"``)."""
+    text = unicodedata.normalize("NFKD", (heading if plain else strip_inline(heading)).translate(_LATIN))
+    text = text.encode("ascii", "ignore").decode("ascii").lower()
+    return _ZOLA_OTHER.sub("-", text).strip("-")
+
+
+_ZOLA_UNSAFE = re.compile(r"[\"#%<>\[\]()`^{|}]")
+
+
+def slugify_zola_safe(heading: str, *, plain: bool = False) -> str:
+    """Zola's ``slugify.anchors = "safe"``."""
+    return _ZOLA_UNSAFE.sub("", (heading if plain else strip_inline(heading)).strip().replace(" ", "_"))
+
+
+def slugify_zola_off(heading: str, *, plain: bool = False) -> str:
+    """Zola's ``slugify.anchors = "off"``: the heading's text."""
+    return (heading if plain else strip_inline(heading)).strip()
+
+
 ANCHOR_STYLES = {
     "github": slugify,
     "docutils": slugify_docutils,
@@ -284,6 +318,10 @@ ANCHOR_STYLES = {
     "kramdown": slugify_kramdown,
     "jupyter": slugify_jupyter,
     "asciidoctor": slugify_asciidoctor,
+    "vuepress": slugify_vitepress,  # @vuepress/shared's slugify: the same rules
+    "zola": slugify_zola,
+    "zola-safe": slugify_zola_safe,
+    "zola-off": slugify_zola_off,
 }
 # How a repeated anchor is told apart: "foo-1" (GitHub, github-slugger, markdown-it-anchor)
 # or "foo_1" (Python-Markdown's toc, which also numbers an empty slug "_1").

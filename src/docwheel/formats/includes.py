@@ -1,7 +1,7 @@
 """Include lines resolved into the text they stand for, as the docs generator does.
 
 ``--8<-- "file"`` (pymdownx.snippets, MkDocs), ``<!--@include: ./file.md-->`` and
-``<<< @/file`` (VitePress), ``{* file *}`` (FastAPI-style code includes), mdBook's
+``<<< @/file`` (VitePress, VuePress 1), ``@[code{2-5}](./file.js)`` (VuePress 2), ``{* file *}`` (FastAPI-style code includes), mdBook's
 ``{{#include file.rs:2:10}}``, ``{{#rustdoc_include …}}`` and ``{{#playground …}}`` (with
 ``{{#title …}}``, which names the page), ``{{< include _file.qmd >}}`` (Quarto),
 ``{% include note.md %}`` from ``_includes/`` and ``{% include_relative file.md %}``
@@ -29,6 +29,8 @@ _SNIPPET = re.compile(r"""^([ \t]*)--8<--[ \t]+(?:"([^"]+)"|'([^']+)'|(\S+))[ \t
 _SNIPPET_BLOCK = re.compile(r"^([ \t]*)--8<--[ \t]*$")
 _VP_INCLUDE = re.compile(r"^([ \t]*)<!--[ \t]*@include:[ \t]*(.+?)[ \t]*-->[ \t]*$")
 _VP_CODE = re.compile(r"^([ \t]*)<<<[ \t]+(\S+?)(\{[^}]*\})?(?:[ \t]+\[([^\]]*)\])?[ \t]*$")
+# VuePress 2's importCode: `@[code](./f.js)`, `@[code{2-5} ts{3}:no-line-numbers](./f.ts)`.
+_VUEPRESS_CODE = re.compile(r"^([ \t]*)@\[code(?:\{(\d*)-(\d*)\})?(?:[ \t]+([^\s\]{:]+))?[^\]]*\]\(([^)\s]+)\)[ \t]*$")
 _CODE_MACRO = re.compile(r"^([ \t]*)\{\*[ \t]+(\S+)[^*]*\*\}[ \t]*$")
 _LINES = re.compile(r"\{(\d*),?(\d*)\}$")  # VitePress `{3,}`, `{,10}`, `{2,5}`
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
@@ -47,7 +49,7 @@ _LIQUID_MARKDOWN = (".md", ".markdown")
 # that is not Markdown, or one given `lang=`, is a code block.
 _MDX_INCLUDE = re.compile(r"^([ \t]*)<include(\s[^<>]*)?>[ \t]*([^<>\n]+?)[ \t]*</include>[ \t]*$")
 _LANG_ATTR = re.compile(r"""\blang\s*=\s*["']([^"']+)["']""")
-_HINTS = ("--8<--", "@include:", "<<<", "{*", "import ", "{{<", "{%", "<include")
+_HINTS = ("--8<--", "@include:", "<<<", "@[code", "{*", "import ", "{{<", "{%", "<include")
 # MDX: `import Name from './_partial.mdx'`; `<Name />` alone on a line is then its text.
 _MDX_IMPORT = re.compile(
     r"""^import[ \t]+([A-Z]\w*)[ \t]+from[ \t]+['"]([^'"]+\.mdx?)['"];?[ \t]*$""", re.M
@@ -144,6 +146,11 @@ def _include(line: str, fenced: bool) -> tuple[str, str, str, str] | None:
         return m.group(1), target, lang.group(1) if lang else _language(target), ""
     if line.lstrip().startswith("<<<") and (m := _VP_CODE.match(line)):
         return m.group(1), m.group(2), _language(m.group(2)), m.group(4) or ""
+    if "@[code" in line and (m := _VUEPRESS_CODE.match(line)):
+        path = m.group(5)
+        if m.group(2) or m.group(3):
+            path += "{%s,%s}" % (m.group(2), m.group(3))
+        return m.group(1), path, m.group(4) or _language(m.group(5)), ""
     if "{*" in line and (m := _CODE_MACRO.match(line)):
         return m.group(1), m.group(2), _language(m.group(2)), ""
     return None
