@@ -34,7 +34,7 @@ from pathlib import Path
 
 import yaml
 
-from .site import SUFFIXES, Generator, Navigation, Settings, Warn, strip_suffix
+from .site import SUFFIXES, Generator, Navigation, Settings, Warn, inside_folder, strip_suffix
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -232,10 +232,7 @@ def _site_root(config: Path) -> Path:
 
 def _inside(rel: str, settings: Settings) -> str | None:
     """``rel`` inside the content folder, or None for a file outside it."""
-    content = settings.content if isinstance(settings, HugoSettings) else ""
-    if not content:
-        return rel
-    return rel[len(content) + 1 :] if rel.startswith(content + "/") else None
+    return inside_folder(rel, settings.content if isinstance(settings, HugoSettings) else "")
 
 
 def _bundles(base: Path) -> frozenset[str]:

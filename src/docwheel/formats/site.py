@@ -201,6 +201,26 @@ ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc")
 SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst", ".ipynb", *ASCIIDOC_SUFFIXES)
 
 
+def read_config(config: Path | None, warn: Warn, generator: str) -> str:
+    """A generator's config file as text ("" when there is none or it cannot be read, which
+    ``warn`` reports: the generator's defaults are assumed)."""
+    if config is None:
+        return ""
+    try:
+        return config.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        warn(f"{config.name}: cannot be read ({type(exc).__name__}); {generator} defaults assumed")
+        return ""
+
+
+def inside_folder(rel: str, folder: str) -> str | None:
+    """``rel`` relative to ``folder`` (both relative to the docs folder; "" is the docs folder
+    itself), or None for a file outside it (a site's ``content/``)."""
+    if not folder:
+        return rel
+    return rel[len(folder) + 1 :] if rel.startswith(folder + "/") else None
+
+
 def strip_suffix(rel: str) -> str:
     lowered = rel.lower()
     for suffix in SUFFIXES:

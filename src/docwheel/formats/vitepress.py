@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .jsobject import read_value_after
 from .markdown import page_path_from_url
-from .site import Generator, Navigation, Settings, Warn, html_address, strip_suffix
+from .site import Generator, Navigation, Settings, Warn, html_address, read_config, strip_suffix
 
 _CONTAINER = re.compile(r"^[ \t]*:::[ \t]*(?:tip|warning|danger|info|details|code-group)\b", re.M)
 
@@ -32,7 +32,7 @@ class VitePress(Generator):
     title_from = "heading"
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
-        text = _read(config, warn)
+        text = read_config(config, warn, "VitePress")
         clean = read_value_after(text, ("cleanUrls",)) if text else None
         exclude = read_value_after(text, ("srcExclude",)) if text else None
         return Settings(
@@ -47,7 +47,7 @@ class VitePress(Generator):
         return html_address(path, settings, clean_default=False)
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
-        text = _read(config, warn)
+        text = read_config(config, warn, "VitePress")
         sidebar = read_value_after(text, ("sidebar",)) if text else None
         if not isinstance(sidebar, (list, dict)) or config is None:
             return None
@@ -69,14 +69,6 @@ class VitePress(Generator):
 GENERATOR = VitePress()
 
 
-def _read(config: Path | None, warn: Warn) -> str:
-    if config is None:
-        return ""
-    try:
-        return config.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        warn(f"{config.name}: cannot be read ({type(exc).__name__}); VitePress defaults assumed")
-        return ""
 
 
 def _items(

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .jsobject import read_value_after
-from .site import Generator, Navigation, Settings, Warn, excluded, strip_suffix
+from .site import Generator, Navigation, Settings, Warn, excluded, read_config, strip_suffix
 
 _DEFAULT_PATTERNS = ("**/*.md", "!.vuepress", "!node_modules")
 _TOC = re.compile(r"^[ \t]*\[\[toc\]\][ \t]*$", re.M | re.I)
@@ -53,7 +53,7 @@ class VuePress(Generator):
     reads_frontmatter = True
 
     def settings(self, config: Path | None, root: Path, warn: Warn) -> Settings:
-        text = _read(config, warn)
+        text = read_config(config, warn, "VuePress")
         given = read_value_after(text, ("pagePatterns",)) if text else None
         if isinstance(given, list) and given and all(isinstance(p, str) for p in given):
             return VuePressSettings(patterns=tuple(given))
@@ -83,7 +83,7 @@ class VuePress(Generator):
         return _key(rel)
 
     def navigation(self, config: Path | None, root: Path, warn: Warn) -> Navigation | None:
-        text = _read(config, warn)
+        text = read_config(config, warn, "VuePress")
         sidebar = read_value_after(text, ("sidebar",)) if text else None
         if not isinstance(sidebar, (list, dict)) or config is None:
             return None  # 'auto', false, or not a literal
@@ -138,14 +138,6 @@ def _key(link: str) -> str:
     return path
 
 
-def _read(config: Path | None, warn: Warn) -> str:
-    if config is None:
-        return ""
-    try:
-        return config.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        warn(f"{config.name}: cannot be read ({type(exc).__name__}); VuePress defaults assumed")
-        return ""
 
 
 def _join(base: str, link: str) -> str:

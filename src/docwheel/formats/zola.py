@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .site import Generator, Navigation, Settings, Warn, strip_suffix
+from .site import Generator, Navigation, Settings, Warn, inside_folder, strip_suffix
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -197,10 +197,8 @@ def _slug_path(name: str, strategy: str) -> str:
 
 
 def _inside(rel: str, settings: Settings) -> str | None:
-    content = settings.content if isinstance(settings, ZolaSettings) else ""
-    if not content:
-        return rel
-    return rel[len(content) + 1 :] if rel.startswith(content + "/") else None
+    """``rel`` inside the content folder, or None for a file outside it."""
+    return inside_folder(rel, settings.content if isinstance(settings, ZolaSettings) else "")
 
 
 def _bundles(base: Path) -> frozenset[str]:
