@@ -34,7 +34,9 @@ from pathlib import Path
 
 import yaml
 
-from .site import SUFFIXES, Generator, Navigation, Settings, Warn, inside_folder, strip_suffix
+from .site import (
+    SUFFIXES, Generator, Navigation, Settings, Warn, inside_folder, section_navigation, strip_suffix,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -175,18 +177,7 @@ class Hugo(Generator):
                 title_from_path(rel.parent.as_posix()),
             )
             sections[rel.parent.as_posix()] = label
-        if not sections:
-            return None
-        folders: dict[str, tuple[str, ...]] = {}
-        groups: dict[str, tuple[str, ...]] = {}
-        for folder in sorted(sections, key=lambda f: f.count("/")):
-            parent = folder.rsplit("/", 1)[0] if "/" in folder else ""
-            while parent and parent not in sections:
-                parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
-            above = folders.get(parent, ())
-            folders[folder] = (*above, sections[folder])
-            groups[folder] = above  # a section's own page sits in the sections above it
-        return Navigation("_index.md", groups, folders=folders)
+        return section_navigation(sections)
 
     def anchor_style(self, settings: Settings) -> str:
         return settings.anchors if isinstance(settings, HugoSettings) else self.anchors

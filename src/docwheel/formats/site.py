@@ -201,6 +201,24 @@ ASCIIDOC_SUFFIXES = (".adoc", ".asciidoc")
 SUFFIXES = (".md", ".mdx", ".markdown", ".qmd", ".rst", ".ipynb", *ASCIIDOC_SUFFIXES)
 
 
+def section_navigation(sections: Mapping[str, str]) -> Navigation | None:
+    """Navigation from a tree of sections ({folder: its label}, Hugo's and Zola's
+    ``_index.md`` titles): a folder's pages are labelled by it and every section above it,
+    and a section's own page by the sections above it; None when there are none."""
+    if not sections:
+        return None
+    folders: dict[str, tuple[str, ...]] = {}
+    groups: dict[str, tuple[str, ...]] = {}
+    for folder in sorted(sections, key=lambda f: f.count("/")):
+        parent = folder.rsplit("/", 1)[0] if "/" in folder else ""
+        while parent and parent not in sections:
+            parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
+        above = folders.get(parent, ())
+        folders[folder] = (*above, sections[folder])
+        groups[folder] = above
+    return Navigation("_index.md", groups, folders=folders)
+
+
 def read_config(config: Path | None, warn: Warn, generator: str) -> str:
     """A generator's config file as text ("" when there is none or it cannot be read, which
     ``warn`` reports: the generator's defaults are assumed)."""

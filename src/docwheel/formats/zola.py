@@ -29,7 +29,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from .site import Generator, Navigation, Settings, Warn, inside_folder, strip_suffix
+from .site import (
+    Generator, Navigation, Settings, Warn, inside_folder, section_navigation, strip_suffix,
+)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -137,18 +139,7 @@ class Zola(Generator):
                 title = None
             label = str(title).strip() if isinstance(title, (str, int)) and str(title).strip() else ""
             sections[rel.parent.as_posix()] = label or title_from_path(rel.parent.as_posix())
-        if not sections:
-            return None
-        folders: dict[str, tuple[str, ...]] = {}
-        groups: dict[str, tuple[str, ...]] = {}
-        for folder in sorted(sections, key=lambda f: f.count("/")):
-            parent = folder.rsplit("/", 1)[0] if "/" in folder else ""
-            while parent and parent not in sections:
-                parent = parent.rsplit("/", 1)[0] if "/" in parent else ""
-            above = folders.get(parent, ())
-            folders[folder] = (*above, sections[folder])
-            groups[folder] = above  # a section's own page sits in the sections above it
-        return Navigation("_index.md", groups, folders=folders)
+        return section_navigation(sections)
 
     def ref_path(self, rel: str, settings: Settings) -> str:
         """Refs read from inside ``content/``, whether the sources file names the site or
